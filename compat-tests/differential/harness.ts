@@ -1,0 +1,149 @@
+// Differential test harness: the same request sequence against a fresh reference Ironic and a fresh
+// candidate (ironic-ts, or a second reference as a self-test of the normalisation), then a structural diff.
+//
+//   node dist/compat-tests/differential/harness.js [--candidate=ironic-ts|reference] [--groups=a,b]
+//        [--dump=FILE]   (FILE: markdown of the raw reference responses)
+import * as fs from 'node:fs';
+import { ALL_GROUPS } from './cases';
+import { startCandidate } from './candidate-server';
+import { compareResponses } from './compare';
+import { pickFreePort } from './free-port';
+import { sendRaw } from './http-client';
+import { KNOWN_DIFFERENCES } from './known-differences';
+import { startReference } from './reference-server';
+import { formatReport, failingCases, type DifferentialReport } from './report';
+import { runCases, type StepOutcome, type Target } from './runner';
+import type { ServerHandle } from './server-handle';
+import type { CaseGroup, CaseResult } from './types';
+
+export type CandidateKind = 'ironic-ts' | 'reference';
+
+export interface DifferentialOptions {
+  candidate: CandidateKind;
+  groups?: readonly CaseGroup[];
+  /** Writes the reference's raw responses as markdown (for the notes). */
+  dumpPath?: string;
+  log?: (line: string) => void;
+}
+
+export async function runDifferential(opts: DifferentialOptions): Promise<DifferentialReport> {
+  const groups = opts.groups ?? ALL_GROUPS;
+  const log = opts.log ?? (() => undefined);
+  const [reference, candidate] = await startBoth(opts.candidate, log);
+  try {
+    const [refTarget, candTarget] = await Promise.all([targetOf(reference), targetOf(candidate)]);
+    log(`running ${countCases(groups)} cases against ${reference.label} (:${reference.port}) and ${candidate.label} (:${candidate.port})`);
+    const [refOut, candOut] = await Promise.all([runCases(refTarget, groups), runCases(candTarget, groups)]);
+    if (opts.dumpPath !== undefined) fs.writeFileSync(opts.dumpPath, dumpMarkdown(refOut));
+    return { referenceLabel: reference.label, candidateLabel: candidate.label, results: pairResults(refOut, candOut) };
+  } finally {
+    await Promise.all([reference.stop(), candidate.stop()]);
+  }
+}
+
+async function startBoth(kind: CandidateKind, log: (l: string) => void): Promise<[ServerHandle, ServerHandle]> {
+  const refPort = await pickFreePort();
+  const candPort = await pickFreePort(new Set([refPort]));
+  log(`starting reference on :${refPort} and ${kind} on :${candPort}`);
+  const started = await Promise.allSettled([
+    startReference('reference', refPort),
+    kind === 'reference' ? startReference('reference-2', candPort) : startCandidate('ironic-ts', candPort),
+  ]);
+  const handles = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure !== undefined) {
+    await Promise.all(handles.map((h) => h.stop()));
+    throw failure.reason;
+  }
+  return [handles[0] as ServerHandle, handles[1] as ServerHandle];
+}
+
+/** The maximum version is read from the root document so "latest" answers can be compared across servers. */
+async function targetOf(server: ServerHandle): Promise<Target> {
+  const root = await sendRaw({ port: server.port, method: 'GET', path: '/', headers: {} });
+  let maxVersion = '';
+  try {
+    const doc = JSON.parse(root.bodyText) as { default_version?: { version?: unknown } };
+    if (typeof doc.default_version?.version === 'string') maxVersion = doc.default_version.version;
+  } catch {
+    // leave empty: nothing will be normalised and the root case itself will show the problem
+  }
+  return { label: server.label, port: server.port, maxVersion };
+}
+
+function pairResults(refOut: StepOutcome[], candOut: StepOutcome[]): CaseResult[] {
+  return refOut.map((r, i) => {
+    const c = candOut[i] as StepOutcome;
+    const key = `${r.group}/${r.name}`;
+    return {
+      group: r.group,
+      name: r.name,
+      request: r.request,
+      differences: compareResponses(r.response, c.response),
+      acceptedReason: KNOWN_DIFFERENCES[key],
+    };
+  });
+}
+
+export function countCases(groups: readonly CaseGroup[]): number {
+  return groups.reduce((n, g) => n + g.cases.length, 0);
+}
+
+const DUMPED_HEADERS = [
+  'x-openstack-ironic-api-minimum-version',
+  'x-openstack-ironic-api-maximum-version',
+  'x-openstack-ironic-api-version',
+  'location',
+  'allow',
+  'content-type',
+  'openstack-request-id',
+];
+
+function dumpMarkdown(outcomes: StepOutcome[]): string {
+  const parts = ['# Reference responses, one per case\n'];
+  for (const o of outcomes) {
+    const headers = DUMPED_HEADERS.filter((h) => o.raw.headers[h] !== undefined).map((h) => `${h}: ${o.raw.headers[h] ?? ''}`);
+    parts.push(`### [${o.group}] ${o.name}\n\`${o.request}\`\n\n\`\`\`\n${o.raw.status}\n${headers.join('\n')}\n\n${clip(o.raw.bodyText)}\n\`\`\`\n`);
+  }
+  return parts.join('\n');
+}
+
+const DUMP_BODY_LIMIT = 6000;
+
+function clip(s: string): string {
+  return s.length > DUMP_BODY_LIMIT ? `${s.slice(0, DUMP_BODY_LIMIT)}…(${s.length} chars)` : s;
+}
+
+function parseArgs(argv: string[]): { candidate: CandidateKind; groups?: string[]; dump?: string } {
+  let candidate: CandidateKind = 'ironic-ts';
+  let groups: string[] | undefined;
+  let dump: string | undefined;
+  for (const a of argv) {
+    if (a === '--candidate=reference') candidate = 'reference';
+    else if (a === '--candidate=ironic-ts') candidate = 'ironic-ts';
+    else if (a.startsWith('--groups=')) groups = a.slice('--groups='.length).split(',');
+    else if (a.startsWith('--dump=')) dump = a.slice('--dump='.length);
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return { candidate, groups, dump };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const groups = args.groups === undefined ? ALL_GROUPS : ALL_GROUPS.filter((g) => args.groups?.includes(g.group));
+  const report = await runDifferential({
+    candidate: args.candidate,
+    groups,
+    dumpPath: args.dump,
+    log: (l) => console.error(l),
+  });
+  console.log(formatReport(report));
+  process.exitCode = failingCases(report).length === 0 ? 0 : 1;
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 2;
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * The one place errors become HTTP: IronicError → `{"error_message": "{faultcode, faultstring,
+ * debuginfo}"}`; webob-style HttpError → `{"error_message": "{code, title, description}"}`.
+ */
+import type { Context, Middleware } from 'koa';
+import { IronicError, HttpError } from '../../common/errors';
+import { pyJsonDumps } from '../pyjson';
+import { log } from '../../common/log';
+
+export function faultBody(faultcode: 'Client' | 'Server', faultstring: string): string {
+  return pyJsonDumps({ error_message: pyJsonDumps({ faultcode, faultstring, debuginfo: null }) });
+}
+
+function webobBody(err: HttpError): string {
+  return pyJsonDumps({ error_message: pyJsonDumps({ code: err.code, title: err.title, description: err.description }) });
+}
+
+function render(ctx: Context, status: number, body: string): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = body;
+}
+
+export const faults: Middleware = async (ctx, next) => {
+  try {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) render(ctx, 404, webobBody(new HttpError(404, 'Not Found')));
+  } catch (err) {
+    if (err instanceof IronicError) {
+      render(ctx, err.code, faultBody(err.faultcode, err.message));
+    } else if (err instanceof HttpError) {
+      for (const name of (err as HttpError & { stripHeaders?: string[] }).stripHeaders ?? []) ctx.remove(name);
+      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      render(ctx, err.code, webobBody(err));
+    } else {
+      const message = err instanceof Error ? err.message : String(err);
+      log.error(`Unexpected error in ${ctx.method} ${ctx.path}: ${err instanceof Error ? err.stack : message}`);
+      render(ctx, 500, faultBody('Server', message));
+    }
+  }
+};

@@ -1,0 +1,35 @@
+/** Serves the API app over HTTP on [api]host_ip:[api]port. */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApiApp } from './app';
+import type { ApiDeps } from './deps';
+import { log } from '../common/log';
+
+export interface ApiServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startApiServer(deps: ApiDeps): Promise<ApiServer> {
+  const app = createApiApp(deps);
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65000;
+  const host = deps.conf.str('api', 'host_ip');
+  const port = deps.conf.int('api', 'port');
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  log.info(`ironic-api listening on ${url}`);
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Start-up shared by every command: arguments, configuration (embedded default when no file is
+ * given), logging, and the database. Invalid configuration stops the start naming the option.
+ */
+import { parseArgs } from '../conf/cli';
+import { Config, InvalidOptionValue } from '../conf/config';
+import { embeddedDefaults } from '../conf/embedded';
+import { configureLogging, log } from '../common/log';
+import { openDatabase, Database } from '../db/connection';
+
+export interface Bootstrapped {
+  conf: Config;
+  positional: string[];
+  embedded: boolean;
+}
+
+export function bootstrap(argv: string[]): Bootstrapped {
+  const args = parseArgs(argv);
+  const embedded = args.configFiles.length === 0;
+  let conf: Config;
+  try {
+    conf = new Config(args.configFiles, embedded ? embeddedDefaults() : {});
+  } catch (err) {
+    if (err instanceof InvalidOptionValue || err instanceof Error) fatal(err.message);
+    throw err;
+  }
+  configureLogging({ debug: conf.bool('DEFAULT', 'debug'), logFile: conf.optStr('DEFAULT', 'log_file') });
+  for (const warning of conf.warnings) log.warning(warning);
+  return { conf, positional: args.positional, embedded };
+}
+
+export async function openConfiguredDatabase(conf: Config): Promise<Database> {
+  const url = conf.optStr('database', 'connection');
+  if (!url) fatal('Option [database]connection is not set');
+  try {
+    return await openDatabase(url as string);
+  } catch (err) {
+    return fatal(`Cannot open [database]connection: ${(err as Error).message}`);
+  }
+}
+
+export function fatal(message: string): never {
+  process.stderr.write(`ERROR: ${message}\n`);
+  process.exit(1);
+}
+
+/** Stops cleanly on SIGINT/SIGTERM, running each closer once. */
+export function onShutdown(closers: (() => Promise<void>)[]): void {
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    for (const close of closers) {
+      try {
+        await close();
+      } catch (err) {
+        log.error(`Error during shutdown: ${(err as Error).message}`);
+      }
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}

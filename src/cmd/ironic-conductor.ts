@@ -1,0 +1,16 @@
+/** `ironic-conductor`: a conductor serving its RPC topics. */
+import { bootstrap, openConfiguredDatabase, onShutdown } from './bootstrap';
+import { prepareSchema } from './schema';
+import { startConductorService } from '../conductor/service';
+import { serveConductorRpc } from '../rpc';
+
+async function main(): Promise<void> {
+  const { conf, embedded } = bootstrap(process.argv.slice(2));
+  const db = await openConfiguredDatabase(conf);
+  await prepareSchema(db, embedded);
+  const service = await startConductorService({ conf, db });
+  const rpc = await serveConductorRpc(conf, service.api, service.host);
+  onShutdown([() => rpc.close(), service.stop, db.close]);
+}
+
+void main();

@@ -1,0 +1,19 @@
+/** `ironic`: API and conductor in one process (Ironic's single-process mode). */
+import { bootstrap, openConfiguredDatabase, onShutdown } from './bootstrap';
+import { prepareSchema } from './schema';
+import { startApiServer } from '../api/server';
+import { maxMinorFor } from '../api/versions';
+import { startConductorService } from '../conductor/service';
+import { createConductorClient } from '../rpc';
+
+async function main(): Promise<void> {
+  const { conf, embedded } = bootstrap(process.argv.slice(2));
+  const db = await openConfiguredDatabase(conf);
+  await prepareSchema(db, embedded);
+  const service = await startConductorService({ conf, db });
+  const conductor = await createConductorClient({ conf, db, local: service.api });
+  const api = await startApiServer({ conf, db, conductor, maxMinor: maxMinorFor(conf.optStr('DEFAULT', 'pin_release_version')) });
+  onShutdown([api.close, () => conductor.close(), service.stop, db.close]);
+}
+
+void main();

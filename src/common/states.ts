@@ -1,0 +1,126 @@
+/**
+ * Ironic's provision and power state strings (ironic/common/states.py), the API verbs that map
+ * onto state-machine events, and the state groups other layers consult.
+ */
+
+// Provision states.
+export const NOSTATE = null;
+export const ENROLL = 'enroll';
+export const VERIFYING = 'verifying';
+export const MANAGEABLE = 'manageable';
+export const AVAILABLE = 'available';
+export const ACTIVE = 'active';
+export const DEPLOY = 'deploy';
+export const DEPLOYWAIT = 'wait call-back';
+export const DEPLOYING = 'deploying';
+export const DEPLOYFAIL = 'deploy failed';
+export const DEPLOYDONE = 'deploy complete';
+export const DEPLOYHOLD = 'deploy hold';
+export const DELETING = 'deleting';
+export const DELETED = 'deleted';
+export const CLEANING = 'cleaning';
+export const UNDEPLOY = 'undeploy';
+export const CLEANWAIT = 'clean wait';
+export const CLEANFAIL = 'clean failed';
+export const CLEANHOLD = 'clean hold';
+export const ERROR = 'error';
+export const REBUILD = 'rebuild';
+export const INSPECTING = 'inspecting';
+export const INSPECTFAIL = 'inspect failed';
+export const INSPECTWAIT = 'inspect wait';
+export const ADOPTING = 'adopting';
+export const ADOPTFAIL = 'adopt failed';
+export const RESCUE = 'rescue';
+export const RESCUEFAIL = 'rescue failed';
+export const RESCUEWAIT = 'rescue wait';
+export const RESCUING = 'rescuing';
+export const UNRESCUEFAIL = 'unrescue failed';
+export const UNRESCUING = 'unrescuing';
+export const SERVICE = 'service';
+export const SERVICING = 'servicing';
+export const SERVICEWAIT = 'service wait';
+export const SERVICEFAIL = 'service failed';
+export const SERVICEHOLD = 'service hold';
+
+// Power states.
+export const POWER_ON = 'power on';
+export const POWER_OFF = 'power off';
+export const REBOOT = 'rebooting';
+export const SOFT_REBOOT = 'soft rebooting';
+export const SOFT_POWER_OFF = 'soft power off';
+
+/** API provision targets -> state-machine events (`rebuild` passes through unchanged). */
+export const VERBS: Readonly<Record<string, string>> = {
+  active: 'deploy',
+  deploy: 'deploy',
+  deleted: 'delete',
+  undeploy: 'delete',
+  manage: 'manage',
+  provide: 'provide',
+  inspect: 'inspect',
+  abort: 'abort',
+  clean: 'clean',
+  adopt: 'adopt',
+  rescue: 'rescue',
+  unrescue: 'unrescue',
+  unhold: 'unhold',
+  service: 'service',
+};
+
+export const STABLE_STATES: readonly string[] = [ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR, RESCUE];
+
+export const UNSTABLE_STATES: readonly string[] = [
+  DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, VERIFYING, DELETING, INSPECTING, INSPECTWAIT, ADOPTING,
+  RESCUING, RESCUEWAIT, UNRESCUING, SERVICING, SERVICEWAIT,
+];
+
+/** Node PATCH is allowed in these states even though a target state is set. */
+export const UPDATE_ALLOWED_STATES: readonly string[] = [
+  DEPLOYFAIL, INSPECTING, INSPECTFAIL, INSPECTWAIT, CLEANFAIL, ERROR, VERIFYING, ADOPTFAIL, RESCUEFAIL,
+  UNRESCUEFAIL, SERVICE, SERVICEHOLD, SERVICEFAIL,
+];
+
+export const DELETE_ALLOWED_STATES: readonly string[] = [MANAGEABLE, ENROLL, ADOPTFAIL];
+
+/** States a dead conductor leaves nodes in that nobody can resume: they are failed on takeover. */
+export const STUCK_STATES_TREATED_AS_FAIL: readonly string[] = [
+  DEPLOYING, CLEANING, VERIFYING, INSPECTING, ADOPTING, RESCUING, UNRESCUING, DELETING, SERVICING,
+];
+
+export const LOOKUP_ALLOWED_STATES: readonly string[] = [
+  DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, INSPECTING, INSPECTWAIT, RESCUING, RESCUEWAIT, SERVICEWAIT,
+];
+
+export const FASTTRACK_LOOKUP_ALLOWED_STATES: readonly string[] = [
+  ...LOOKUP_ALLOWED_STATES, ENROLL, MANAGEABLE, AVAILABLE, SERVICING, SERVICEHOLD,
+];
+
+export const FAILURE_STATES: readonly string[] = [
+  DEPLOYFAIL, CLEANFAIL, INSPECTFAIL, RESCUEFAIL, UNRESCUEFAIL, ADOPTFAIL, SERVICEFAIL,
+];
+
+/** Power sync leaves nodes alone while a ramdisk owns their power (manager.SYNC_EXCLUDED_STATES). */
+export const SYNC_EXCLUDED_STATES: readonly string[] = [DEPLOYWAIT, CLEANWAIT, ENROLL, ADOPTFAIL];
+
+// node_history event types (states.py "Provisioning / activity types").
+export const HISTORY_PROVISIONING = 'provisioning';
+export const HISTORY_CLEANING = 'cleaning';
+export const HISTORY_DEPLOYING = 'deploying';
+export const HISTORY_TAKEOVER = 'takeover';
+export const HISTORY_INTROSPECTION = 'introspection';
+export const HISTORY_RESCUE = 'rescue';
+export const HISTORY_CONDUCTOR = 'conductor';
+export const HISTORY_TRANSITION = 'transition';
+export const HISTORY_STARTFAIL = 'startup failure';
+export const HISTORY_UNPROVISION = 'unprovision';
+export const HISTORY_ADOPTION = 'adoption';
+export const HISTORY_CONSOLE = 'console';
+export const HISTORY_MONITORING = 'monitoring';
+export const HISTORY_VERIFY = 'verify';
+export const HISTORY_SERVICE = 'service';
+
+/** node.fault values (ironic/common/faults.py). */
+export const FAULT_POWER_FAILURE = 'power failure';
+export const FAULT_CLEAN_FAILURE = 'clean failure';
+export const FAULT_RESCUE_ABORT_FAILURE = 'rescue abort failure';
+export const FAULT_SERVICE_FAILURE = 'service failure';

@@ -1,0 +1,40 @@
+/** Command-line handling shared by every command: `--config-file` (repeatable) and `--config-dir`. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Config, Overrides } from './config';
+
+export interface ParsedArgs {
+  configFiles: string[];
+  positional: string[];
+}
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const configFiles: string[] = [];
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (flag === '--config-file' || flag === '--config-dir') {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new Error(`${flag} needs a path`);
+      if (flag === '--config-file') configFiles.push(value);
+      else configFiles.push(...listConfigDir(value));
+    } else {
+      positional.push(arg);
+    }
+  }
+  return { configFiles, positional };
+}
+
+function listConfigDir(dir: string): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.conf'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+/** Loads the config a command was given; with no file at all, the embedded single-lab default. */
+export function loadConfig(files: string[], embedded: Overrides): Config {
+  return new Config(files, files.length === 0 ? embedded : {});
+}

@@ -1,0 +1,40 @@
+/**
+ * The DHCP provider contract boot interfaces call ([dhcp]dhcp_provider),
+ * and the `none` provider for operators who run DHCP themselves.
+ */
+import type { DhcpOption } from './boot-options';
+
+export interface DhcpNode {
+  uuid: string;
+  /** driver_internal_info.dnsmasq_tag, when one was issued before. */
+  dnsmasq_tag?: string;
+  /** MACs of ports with pxe_enabled. */
+  pxe_macs: string[];
+}
+
+export interface DhcpUpdateResult {
+  /** Tag to persist in driver_internal_info.dnsmasq_tag (dnsmasq only). */
+  tag?: string;
+}
+
+export interface DhcpProvider {
+  readonly name: string;
+  updateDhcpOpts(node: DhcpNode, options: DhcpOption[]): Promise<DhcpUpdateResult>;
+  cleanDhcpOpts(node: DhcpNode): Promise<void>;
+  getIpAddresses(node: DhcpNode): Promise<string[]>;
+  supportsIpxeTag(): boolean;
+}
+
+export class NoneDhcpProvider implements DhcpProvider {
+  readonly name = 'none';
+  async updateDhcpOpts(): Promise<DhcpUpdateResult> {
+    return {};
+  }
+  async cleanDhcpOpts(): Promise<void> {}
+  async getIpAddresses(): Promise<string[]> {
+    return [];
+  }
+  supportsIpxeTag(): boolean {
+    return false;
+  }
+}

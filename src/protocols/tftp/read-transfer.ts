@@ -1,0 +1,160 @@
+/**
+ * One read (download) session on its own UDP socket, i.e. its own TID.
+ * Sends a window of DATA blocks, waits for the ACK, retransmits from the
+ * first unacknowledged block on timeout. Block numbers are 16 bits on the
+ * wire and roll over to 0 after 65535; internally blocks are counted
+ * without wrapping so large files work.
+ */
+import type * as dgram from 'node:dgram';
+import type { FileHandle } from 'node:fs/promises';
+import { Opcode, TftpErrorCode, decodePacket, encodeData, encodeError, encodeOack, type Packet } from './packets';
+import type { TransferParams } from './options';
+
+export interface Peer {
+  address: string;
+  port: number;
+}
+
+export interface ReadTransferInit {
+  socket: dgram.Socket;
+  peer: Peer;
+  file: FileHandle;
+  size: number;
+  params: TransferParams;
+  /** How many times one packet (or window) is resent before giving up. */
+  retries: number;
+}
+
+export type TransferOutcome = 'complete' | 'timeout' | 'aborted-by-peer' | 'closed' | 'io-error';
+
+export class ReadTransfer {
+  private readonly lastBlock: number;
+  private base = 1;
+  private sentUpTo = 0;
+  private awaitingOackAck: boolean;
+  private retriesLeft: number;
+  private timer: NodeJS.Timeout | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private finished = false;
+  private resolveDone!: (o: TransferOutcome) => void;
+  readonly done: Promise<TransferOutcome>;
+
+  constructor(private readonly init: ReadTransferInit) {
+    // The final block is always shorter than blksize, possibly empty.
+    this.lastBlock = Math.floor(init.size / init.params.blksize) + 1;
+    this.awaitingOackAck = init.params.accepted.size > 0;
+    this.retriesLeft = init.retries;
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    init.socket.on('message', (msg, rinfo) => this.enqueue(() => this.onMessage(msg, rinfo)));
+  }
+
+  start(): void {
+    this.enqueue(() => this.sendCurrent());
+  }
+
+  /** Stops the transfer (server shutdown). */
+  abort(): void {
+    this.finish('closed');
+  }
+
+  private enqueue(step: () => Promise<void> | void): void {
+    this.queue = this.queue.then(step).catch(() => this.finish('io-error'));
+  }
+
+  private send(buf: Buffer): void {
+    if (this.finished) return;
+    this.init.socket.send(buf, this.init.peer.port, this.init.peer.address);
+  }
+
+  private async sendCurrent(): Promise<void> {
+    if (this.finished) return;
+    if (this.awaitingOackAck) this.send(encodeOack(this.init.params.accepted));
+    else await this.sendWindow();
+    this.armTimer();
+  }
+
+  private async sendWindow(): Promise<void> {
+    const { blksize, windowsize } = this.init.params;
+    const last = Math.min(this.base + windowsize - 1, this.lastBlock);
+    const count = last - this.base + 1;
+    const buf = Buffer.alloc(count * blksize);
+    const { bytesRead } = await this.init.file.read(buf, 0, buf.length, (this.base - 1) * blksize);
+    for (let i = 0; i < count; i++) {
+      const start = i * blksize;
+      const chunk = buf.subarray(start, Math.max(start, Math.min(start + blksize, bytesRead)));
+      this.send(encodeData((this.base + i) & 0xffff, chunk));
+    }
+    this.sentUpTo = last;
+  }
+
+  private armTimer(): void {
+    clearTimeout(this.timer);
+    if (this.finished) return;
+    this.timer = setTimeout(() => this.enqueue(() => this.onTimeout()), this.init.params.timeoutMs);
+  }
+
+  private async onTimeout(): Promise<void> {
+    if (this.finished) return;
+    if (this.retriesLeft-- <= 0) {
+      this.send(encodeError(TftpErrorCode.NOT_DEFINED, 'Timeout'));
+      this.finish('timeout');
+      return;
+    }
+    await this.sendCurrent();
+  }
+
+  private async onMessage(msg: Buffer, rinfo: Peer): Promise<void> {
+    if (this.finished) return;
+    if (rinfo.port !== this.init.peer.port || rinfo.address !== this.init.peer.address) {
+      // RFC 1350: a stranger gets an error but the transfer goes on.
+      this.init.socket.send(encodeError(TftpErrorCode.UNKNOWN_TID, 'Unknown transfer ID'), rinfo.port, rinfo.address);
+      return;
+    }
+    let packet: Packet;
+    try {
+      packet = decodePacket(msg);
+    } catch {
+      return;
+    }
+    if (packet.op === Opcode.ERROR) {
+      this.finish('aborted-by-peer');
+    } else if (packet.op === Opcode.ACK) {
+      await this.onAck(packet.block);
+    }
+  }
+
+  /** Maps a 16-bit block number to the unwrapped block it acknowledges. */
+  private ackedBlock(wire: number): number | undefined {
+    for (let abs = this.sentUpTo; abs >= this.base; abs--) {
+      if ((abs & 0xffff) === wire) return abs;
+    }
+    return undefined;
+  }
+
+  private async onAck(wire: number): Promise<void> {
+    if (this.awaitingOackAck) {
+      if (wire !== 0) return;
+      this.awaitingOackAck = false;
+    } else {
+      const abs = this.ackedBlock(wire);
+      // Duplicate ACKs are ignored (no retransmit) to avoid the Sorcerer's
+      // Apprentice syndrome; the timer covers genuine loss.
+      if (abs === undefined) return;
+      if (abs === this.lastBlock) {
+        this.finish('complete');
+        return;
+      }
+      this.base = abs + 1;
+    }
+    this.retriesLeft = this.init.retries;
+    await this.sendCurrent();
+  }
+
+  private finish(outcome: TransferOutcome): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.timer);
+    this.init.socket.close();
+    this.resolveDone(outcome);
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * Read-only TFTP server on node:dgram. Every accepted request gets its own
+ * ephemeral socket (its TID); the listening socket only receives requests.
+ */
+import * as dgram from 'node:dgram';
+import { promises as fsp } from 'node:fs';
+import * as net from 'node:net';
+import { negotiate, MAX_BLKSIZE } from './options';
+import { Opcode, TftpErrorCode, decodePacket, encodeError, type RequestPacket } from './packets';
+import { ReadTransfer, type Peer, type TransferOutcome } from './read-transfer';
+import { TftpPathError, resolveInRoot } from './resolve-path';
+
+export interface TftpServerOptions {
+  /** Directory served (Ironic's [pxe]tftp_root). */
+  root: string;
+  host?: string;
+  port?: number;
+  /** Concurrent transfers; further requests get an error. Default 64. */
+  maxTransfers?: number;
+  /** Retransmission timeout when the client does not negotiate one. Default 1000 ms. */
+  timeoutMs?: number;
+  /** Resends of one packet before a transfer is abandoned. Default 5. */
+  retries?: number;
+  maxBlksize?: number;
+  maxWindowsize?: number;
+  /** Called once per finished transfer (for logs/metrics). */
+  onTransfer?: (event: TransferEvent) => void;
+}
+
+export interface TransferEvent {
+  peer: Peer;
+  filename: string;
+  outcome: TransferOutcome | 'refused';
+  bytes: number;
+}
+
+export interface TftpServer {
+  port: number;
+  address: string;
+  activeTransfers(): number;
+  close(): Promise<void>;
+}
+
+export class TftpServerError extends Error {
+  override readonly name = 'TftpServerError';
+}
+
+const ACCEPTED_MODES = new Set(['octet', 'netascii']);
+
+interface Settings {
+  root: string;
+  host: string;
+  maxTransfers: number;
+  timeoutMs: number;
+  retries: number;
+  maxBlksize: number;
+  maxWindowsize: number;
+  onTransfer: (e: TransferEvent) => void;
+}
+
+function settingsFrom(opts: TftpServerOptions): Settings {
+  return {
+    root: opts.root,
+    host: opts.host ?? '127.0.0.1',
+    maxTransfers: opts.maxTransfers ?? 64,
+    timeoutMs: opts.timeoutMs ?? 1000,
+    retries: opts.retries ?? 5,
+    maxBlksize: opts.maxBlksize ?? MAX_BLKSIZE,
+    maxWindowsize: opts.maxWindowsize ?? 64,
+    onTransfer: opts.onTransfer ?? (() => undefined),
+  };
+}
+
+function socketType(host: string): 'udp4' | 'udp6' {
+  return net.isIPv6(host) ? 'udp6' : 'udp4';
+}
+
+function bind(sock: dgram.Socket, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    sock.once('error', reject);
+    sock.bind(port, host, () => {
+      sock.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+class Server {
+  private readonly transfers = new Set<ReadTransfer>();
+  private pending = 0;
+
+  constructor(
+    private readonly s: Settings,
+    readonly socket: dgram.Socket,
+  ) {
+    socket.on('message', (msg, rinfo) => void this.onRequest(msg, rinfo));
+    socket.on('error', () => undefined);
+  }
+
+  active(): number {
+    return this.transfers.size + this.pending;
+  }
+
+  private async openTid(): Promise<dgram.Socket> {
+    const sock = dgram.createSocket(socketType(this.s.host));
+    sock.on('error', () => undefined);
+    await bind(sock, this.s.host, 0);
+    return sock;
+  }
+
+  /** Errors go out from a fresh TID, as a transfer would, so clients accept them. */
+  private async refuse(peer: Peer, filename: string, code: number, message: string): Promise<void> {
+    const sock = await this.openTid();
+    sock.send(encodeError(code, message), peer.port, peer.address, () => sock.close());
+    this.s.onTransfer({ peer, filename, outcome: 'refused', bytes: 0 });
+  }
+
+  private async onRequest(msg: Buffer, rinfo: dgram.RemoteInfo): Promise<void> {
+    const peer = { address: rinfo.address, port: rinfo.port };
+    let req;
+    try {
+      req = decodePacket(msg);
+    } catch {
+      return; // garbage on the request port has no session to fail
+    }
+    if (req.op === Opcode.WRQ) return this.refuse(peer, req.filename, TftpErrorCode.ACCESS_VIOLATION, 'Server is read-only');
+    if (req.op !== Opcode.RRQ) return this.refuse(peer, '', TftpErrorCode.ILLEGAL_OPERATION, 'Illegal TFTP operation');
+    if (!ACCEPTED_MODES.has(req.mode)) return this.refuse(peer, req.filename, TftpErrorCode.ILLEGAL_OPERATION, `Unsupported mode ${req.mode}`);
+    if (this.active() >= this.s.maxTransfers) return this.refuse(peer, req.filename, TftpErrorCode.NOT_DEFINED, 'Server busy');
+    this.pending++;
+    try {
+      await this.serve(req, peer);
+    } finally {
+      this.pending--;
+    }
+  }
+
+  private async serve(req: RequestPacket, peer: Peer): Promise<void> {
+    let real: string;
+    try {
+      real = await resolveInRoot(this.s.root, req.filename);
+    } catch (err) {
+      if (!(err instanceof TftpPathError)) throw err;
+      const code = err.kind === 'not-found' ? TftpErrorCode.FILE_NOT_FOUND : TftpErrorCode.ACCESS_VIOLATION;
+      return this.refuse(peer, req.filename, code, err.kind === 'not-found' ? 'File not found' : 'Access violation');
+    }
+    let file;
+    try {
+      file = await fsp.open(real, 'r');
+    } catch {
+      return this.refuse(peer, req.filename, TftpErrorCode.ACCESS_VIOLATION, 'Access violation');
+    }
+    const { size } = await file.stat();
+    const params = negotiate(req.options, size, this.s.timeoutMs, this.s);
+    const socket = await this.openTid();
+    const transfer = new ReadTransfer({ socket, peer, file, size, params, retries: this.s.retries });
+    this.transfers.add(transfer);
+    transfer.start();
+    void transfer.done.then(async (outcome) => {
+      this.transfers.delete(transfer);
+      await file.close().catch(() => undefined);
+      this.s.onTransfer({ peer, filename: req.filename, outcome, bytes: outcome === 'complete' ? size : 0 });
+    });
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.transfers];
+    for (const t of all) t.abort();
+    await Promise.all(all.map((t) => t.done));
+    await new Promise<void>((resolve) => this.socket.close(() => resolve()));
+  }
+}
+
+/** Starts a TFTP server; `port: 0` picks a free port, reported back. */
+export async function start(opts: TftpServerOptions): Promise<TftpServer> {
+  const s = settingsFrom(opts);
+  const st = await fsp.stat(s.root).catch(() => undefined);
+  if (!st?.isDirectory()) throw new TftpServerError(`TFTP root ${s.root} is not a directory`);
+  const sock = dgram.createSocket(socketType(s.host));
+  await bind(sock, s.host, opts.port ?? 0);
+  const server = new Server(s, sock);
+  const addr = sock.address();
+  return {
+    port: addr.port,
+    address: addr.address,
+    activeTransfers: () => server.active(),
+    close: () => server.close(),
+  };
+}

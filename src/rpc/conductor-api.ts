@@ -1,0 +1,102 @@
+/**
+ * The contract between the API and the conductors: Ironic's conductor RPC methods (rpcapi.py),
+ * with camelCase names. Transports (in-process, AMQP) carry exactly these calls; the API never
+ * touches driver code or takes node locks itself.
+ *
+ * Calls that start long work return once the conductor has taken the lock and fired the first
+ * state-machine event, as Ironic's `spawn_after` does, so the API can answer 202.
+ */
+import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+
+export type JsonObject = Record<string, unknown>;
+
+/** One interface's validation outcome, as `GET /v1/nodes/{id}/validate` reports it. */
+export interface InterfaceValidation {
+  result: boolean | null;
+  reason?: string;
+}
+
+export interface Step {
+  interface: string;
+  step: string;
+  args?: JsonObject;
+  priority?: number;
+}
+
+export interface DeployRequest {
+  rebuild: boolean;
+  configdrive?: string | JsonObject;
+  deploySteps?: Step[];
+  /** ironic-ts extension: carried untouched to the deploy interface (admin password, files). */
+  extraData?: JsonObject;
+}
+
+export interface VifInfo {
+  id: string;
+  port_uuid?: string;
+  portgroup_uuid?: string;
+  [key: string]: unknown;
+}
+
+export interface BootDevice {
+  boot_device: string | null;
+  persistent: boolean | null;
+}
+
+export interface ConsoleInfo {
+  type: string;
+  url?: string;
+  [key: string]: unknown;
+}
+
+export interface ConductorApi {
+  /** Which conductor (host) owns this node, by the hash ring. Throws NoValidHost when none can. */
+  topicFor(node: Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>): Promise<string>;
+
+  createNode(values: Partial<NodeRecord> & { traits?: string[] }): Promise<NodeRecord>;
+  /** Applies a validated node change under an exclusive lock; `resetInterfaces` as PATCH ?reset_interfaces. */
+  updateNode(nodeUuid: string, changes: Partial<NodeRecord>, resetInterfaces?: boolean): Promise<NodeRecord>;
+  destroyNode(nodeUuid: string): Promise<void>;
+  validateDriverInterfaces(nodeUuid: string): Promise<Record<string, InterfaceValidation>>;
+
+  changeNodePowerState(nodeUuid: string, target: string, timeout?: number): Promise<void>;
+  doNodeDeploy(nodeUuid: string, request: DeployRequest): Promise<void>;
+  doNodeTearDown(nodeUuid: string): Promise<void>;
+  /** manage, provide, abort, adopt, unhold. */
+  doProvisioningAction(nodeUuid: string, action: string): Promise<void>;
+  doNodeClean(nodeUuid: string, cleanSteps: Step[], disableRamdisk?: boolean): Promise<void>;
+  doNodeService(nodeUuid: string, serviceSteps: Step[], disableRamdisk?: boolean): Promise<void>;
+  doNodeRescue(nodeUuid: string, rescuePassword: string): Promise<void>;
+  doNodeUnrescue(nodeUuid: string): Promise<void>;
+  inspectHardware(nodeUuid: string): Promise<void>;
+
+  setBootDevice(nodeUuid: string, device: string, persistent: boolean): Promise<void>;
+  getBootDevice(nodeUuid: string): Promise<BootDevice>;
+  getSupportedBootDevices(nodeUuid: string): Promise<string[]>;
+  injectNmi(nodeUuid: string): Promise<void>;
+  setConsoleMode(nodeUuid: string, enabled: boolean): Promise<void>;
+  getConsoleInformation(nodeUuid: string): Promise<ConsoleInfo>;
+  setTargetRaidConfig(nodeUuid: string, config: JsonObject): Promise<void>;
+  changeNodeBootMode(nodeUuid: string, mode: string): Promise<void>;
+  changeNodeSecureBoot(nodeUuid: string, enabled: boolean): Promise<void>;
+
+  vifAttach(nodeUuid: string, vif: VifInfo): Promise<void>;
+  vifDetach(nodeUuid: string, vifId: string): Promise<void>;
+  vifList(nodeUuid: string): Promise<{ id: string }[]>;
+  addNodeTraits(nodeUuid: string, traits: string[], replace: boolean): Promise<void>;
+  removeNodeTraits(nodeUuid: string, traits: string[] | null): Promise<void>;
+
+  createPort(values: Partial<PortRecord>): Promise<PortRecord>;
+  updatePort(portUuid: string, changes: Partial<PortRecord>): Promise<PortRecord>;
+  destroyPort(portUuid: string): Promise<void>;
+  createPortgroup(values: Partial<PortgroupRecord>): Promise<PortgroupRecord>;
+  updatePortgroup(portgroupUuid: string, changes: Partial<PortgroupRecord>): Promise<PortgroupRecord>;
+  destroyPortgroup(portgroupUuid: string): Promise<void>;
+
+  getDriverProperties(driverName: string): Promise<Record<string, string>>;
+  getRaidLogicalDiskProperties(driverName: string): Promise<Record<string, string>>;
+
+  /** Ramdisk callbacks. */
+  heartbeat(nodeUuid: string, callbackUrl: string, agentVersion: string | null, agentToken: string | null, extra: JsonObject): Promise<void>;
+  getNodeWithToken(nodeUuid: string): Promise<NodeRecord>;
+}
