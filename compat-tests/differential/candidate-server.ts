@@ -4,11 +4,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sendRaw } from './http-client';
-import { killGroup, removeDir, ServerStartError, type ServerHandle } from './server-handle';
+import { killGroup, readTail, removeDir, ServerStartError, type ServerHandle } from './server-handle';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const CANDIDATE_ENTRY = path.join(REPO_ROOT, 'dist', 'src', 'cmd', 'ironic.js');
-const DBSYNC_ENTRY = path.join(REPO_ROOT, 'dist', 'src', 'cmd', 'dbsync.js');
+const DBSYNC_ENTRY = path.join(REPO_ROOT, 'dist', 'src', 'cmd', 'ironic-dbsync.js');
 const READY_TIMEOUT_MS = 60_000;
 
 export function candidateAvailable(): boolean {
@@ -101,12 +101,4 @@ async function waitReady(port: number, hasExited: () => boolean): Promise<boolea
     await new Promise((r) => setTimeout(r, 250));
   }
   return false;
-}
-
-function readTail(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8').slice(-2000);
-  } catch {
-    return '';
-  }
 }

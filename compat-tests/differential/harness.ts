@@ -3,6 +3,8 @@
 //
 //   node dist/compat-tests/differential/harness.js [--candidate=ironic-ts|reference] [--groups=a,b]
 //        [--dump=FILE]   (FILE: markdown of the raw reference responses)
+// --groups runs a subset (every group creates the objects it uses). DIFFTEST_KEEP_DIRS=1 keeps the servers'
+// temp dirs (config, logs, sqlite) for inspection. Exit status: 0 identical, 1 differences, 2 harness failure.
 import * as fs from 'node:fs';
 import { ALL_GROUPS } from './cases';
 import { startCandidate } from './candidate-server';
@@ -12,6 +14,7 @@ import { sendRaw } from './http-client';
 import { KNOWN_DIFFERENCES } from './known-differences';
 import { startReference } from './reference-server';
 import { formatReport, failingCases, type DifferentialReport } from './report';
+import { dumpMarkdown } from './dump';
 import { runCases, type StepOutcome, type Target } from './runner';
 import type { ServerHandle } from './server-handle';
 import type { CaseGroup, CaseResult } from './types';
@@ -87,31 +90,6 @@ function pairResults(refOut: StepOutcome[], candOut: StepOutcome[]): CaseResult[
 
 export function countCases(groups: readonly CaseGroup[]): number {
   return groups.reduce((n, g) => n + g.cases.length, 0);
-}
-
-const DUMPED_HEADERS = [
-  'x-openstack-ironic-api-minimum-version',
-  'x-openstack-ironic-api-maximum-version',
-  'x-openstack-ironic-api-version',
-  'location',
-  'allow',
-  'content-type',
-  'openstack-request-id',
-];
-
-function dumpMarkdown(outcomes: StepOutcome[]): string {
-  const parts = ['# Reference responses, one per case\n'];
-  for (const o of outcomes) {
-    const headers = DUMPED_HEADERS.filter((h) => o.raw.headers[h] !== undefined).map((h) => `${h}: ${o.raw.headers[h] ?? ''}`);
-    parts.push(`### [${o.group}] ${o.name}\n\`${o.request}\`\n\n\`\`\`\n${o.raw.status}\n${headers.join('\n')}\n\n${clip(o.raw.bodyText)}\n\`\`\`\n`);
-  }
-  return parts.join('\n');
-}
-
-const DUMP_BODY_LIMIT = 6000;
-
-function clip(s: string): string {
-  return s.length > DUMP_BODY_LIMIT ? `${s.slice(0, DUMP_BODY_LIMIT)}…(${s.length} chars)` : s;
 }
 
 function parseArgs(argv: string[]): { candidate: CandidateKind; groups?: string[]; dump?: string } {

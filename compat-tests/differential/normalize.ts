@@ -9,6 +9,8 @@ const REQ_ID_RE = /req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const TIMESTAMP_RE = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?/g;
 /** Body keys whose string value is a conductor host name. */
 const HOST_KEYS = new Set(['conductor', 'hostname', 'reservation']);
+/** Lists the reference builds from Python sets: their order changes from one process to the next. */
+const UNORDERED_KEYS = /^enabled_[a-z]+_interfaces$/;
 
 /** Headers compared verbatim (after normalisation); absent headers compare as null. */
 const COMPARED_HEADERS = [
@@ -72,7 +74,10 @@ export class Normalizer {
       }
       return this.text(v, opts);
     }
-    if (Array.isArray(v)) return v.map((item) => this.value(item, opts, undefined));
+    if (Array.isArray(v)) {
+      const items = v.map((item) => this.value(item, opts, undefined));
+      return key !== undefined && UNORDERED_KEYS.test(key) ? sortByJson(items) : items;
+    }
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
       // Sorted traversal: uuid numbering must not depend on the server's key order.
@@ -124,6 +129,10 @@ function parseBody(text: string): unknown {
     }
   }
   return parsed;
+}
+
+function sortByJson(items: unknown[]): unknown[] {
+  return [...items].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));
 }
 
 function escapeRe(s: string): string {

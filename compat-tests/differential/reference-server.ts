@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { killGroup, removeDir, ServerStartError, type ServerHandle } from './server-handle';
+import { killGroup, readTail, removeDir, ServerStartError, type ServerHandle } from './server-handle';
 
 export const REFERENCE_START_SCRIPT = '/work/shared/reference-ironic/start.sh';
 const START_TIMEOUT_MS = 120_000;
@@ -19,7 +19,9 @@ export async function startReference(label: string, port: number): Promise<Serve
     await runScript(dir, port);
   } catch (err) {
     await stopPidFile(dir);
-    throw new ServerStartError(label, `${(err as Error).message}; log ${logPath}`);
+    const tail = readTail(logPath);
+    if (process.env['DIFFTEST_KEEP_DIRS'] === undefined) removeDir(dir);
+    throw new ServerStartError(label, `${(err as Error).message}\n${tail}`);
   }
   return {
     label,

@@ -17,6 +17,7 @@ export interface StepOutcome {
   response: NormalizedResponse;
   /** Unnormalised response, kept for dumps and debugging. */
   raw: RawResponse;
+  elapsedMs: number;
 }
 
 type Vars = Map<string, string>;
@@ -29,12 +30,16 @@ export async function runCases(target: Target, groups: readonly CaseGroup[]): Pr
   const vars: Vars = new Map();
   const outcomes: StepOutcome[] = [];
   for (const g of groups) {
-    for (const c of g.cases) outcomes.push(await runCase(target, g.group, c, vars, normalizer));
+    for (const c of g.cases) {
+      const started = Date.now();
+      const outcome = await runCase(target, g.group, c, vars, normalizer);
+      outcomes.push({ ...outcome, elapsedMs: Date.now() - started });
+    }
   }
   return outcomes;
 }
 
-async function runCase(target: Target, group: string, c: Case, vars: Vars, normalizer: Normalizer): Promise<StepOutcome> {
+async function runCase(target: Target, group: string, c: Case, vars: Vars, normalizer: Normalizer): Promise<Omit<StepOutcome, 'elapsedMs'>> {
   if (c.kind === 'waitFor') {
     const raw = await waitFor(target, c, vars);
     const response = normalizer.response(raw, { maxVersionNormalized: false });
@@ -42,6 +47,7 @@ async function runCase(target: Target, group: string, c: Case, vars: Vars, norma
   }
   const raw = await sendCase(target, c, vars);
   captureVars(c, raw, vars, normalizer);
+  nameCreatedObject(c, raw, normalizer);
   const response = normalizer.response(raw, { maxVersionNormalized: c.maxVersionNormalized === true });
   return { group, name: c.name, request: describe(c), response, raw };
 }
@@ -88,6 +94,16 @@ function captureVars(c: RequestCase, raw: RawResponse, vars: Vars, normalizer: N
     vars.set(name, v);
     normalizer.nameUuid(v, name);
   }
+}
+
+/**
+ * Objects created without an explicit capture are named after their case, so that one server failing to
+ * create something cannot renumber every later uuid placeholder.
+ */
+function nameCreatedObject(c: RequestCase, raw: RawResponse, normalizer: Normalizer): void {
+  if (raw.status !== 201 || c.capture !== undefined) return;
+  const uuid = lookup(safeJson(raw.bodyText), 'uuid');
+  if (typeof uuid === 'string') normalizer.nameUuid(uuid, `created by "${c.name}"`);
 }
 
 /** Dotted path lookup: `nodes.0.uuid`. */

@@ -53,3 +53,12 @@ function isZombie(pid: number): boolean {
 export function removeDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
+
+/** The end of a log file, for error messages. */
+export function readTail(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').slice(-2000);
+  } catch {
+    return '';
+  }
+}

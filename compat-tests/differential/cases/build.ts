@@ -32,13 +32,13 @@ export function settle(name: string, node: string, states: ReadonlyArray<string 
     name,
     path: `/v1/nodes/${node}`,
     version: MAX,
-    until: { provision_state: states, target_provision_state: [null], target_power_state: [null] },
+    until: { provision_state: states, target_provision_state: [null], target_power_state: [null], reservation: [null] },
   };
 }
 
 /** Poll a node until its power state is one of the given ones and no power change is pending. */
 export function settlePower(name: string, node: string, states: ReadonlyArray<string | null>): WaitForCase {
-  return { kind: 'waitFor', name, path: `/v1/nodes/${node}`, version: MAX, until: { power_state: states, target_power_state: [null] } };
+  return { kind: 'waitFor', name, path: `/v1/nodes/${node}`, version: MAX, until: { power_state: states, target_power_state: [null], reservation: [null] } };
 }
 
 export const op = (o: string, path: string, value?: unknown): Record<string, unknown> =>

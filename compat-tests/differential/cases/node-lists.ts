@@ -10,17 +10,20 @@ export const nodeLists: CaseGroup = {
   cases: [
     post('chassis for list filters', '/v1/chassis', MAX, { description: 'list chassis' }, { capture: { LCH: 'uuid' } }),
     post('list node 1', nodes, MAX, {
-      driver: 'fake-hardware', name: 'list-1', resource_class: 'rc-a', conductor_group: 'cg1', owner: 'own-1',
+      driver: 'fake-hardware', name: 'list-1', resource_class: 'rc-a',
       lessee: 'les-1', description: 'alpha bravo', shard: 'sh-1', chassis_uuid: '{LCH}',
     }, { capture: { L1: 'uuid' } }),
     post('list node 2', nodes, MAX, {
-      driver: 'fake-hardware', name: 'list-2', resource_class: 'rc-b', owner: 'own-2', description: 'charlie',
+      driver: 'fake-hardware', name: 'list-2', resource_class: 'rc-b', description: 'charlie',
       instance_uuid: '7a1b2c3d-4e5f-4061-8a7b-9c0d1e2f3a4b',
     }, { capture: { L2: 'uuid' } }),
     post('list node 3', nodes, MAX, { driver: 'fake-hardware', name: 'list-3', resource_class: 'rc-a', lessee: 'les-1' }, { capture: { L3: 'uuid' } }),
     post('list node 4', nodes, MAX, { driver: 'fake-hardware', name: 'list-4', shard: 'sh-2' }, { capture: { L4: 'uuid' } }),
+    patch('list node 1 owner', `${nodes}/{L1}`, MAX, [op('replace', '/owner', 'own-1')]),
     patch('list node 3 into maintenance', `${nodes}/{L3}`, MAX, [op('replace', '/maintenance', true)]),
     get('list at 1.1', nodes),
+    get('list at 1.5', nodes, '1.5'),
+    get('list at 1.37', nodes, '1.37'),
     get('list at max', nodes, MAX),
     get('detail at 1.1', `${nodes}/detail`),
     get('detail at 1.43', `${nodes}/detail`, '1.43'),

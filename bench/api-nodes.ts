@@ -1,0 +1,89 @@
+/**
+ * Side by side with the reference Ironic: create N nodes (default 10,000) in each, then time
+ * `GET /v1/nodes/detail` and Nova's node query, following next links. Prints ratios and peak RSS.
+ *
+ *   node dist/bench/api-nodes.js [--nodes N] [--rounds R] [--concurrency C]
+ */
+import { startTarget, Target } from '../compat-tests/support/target';
+import { getJson, median, nowMs, peakRssMiB, pool, ratio } from './support';
+
+const NOVA_FIELDS = 'uuid,power_state,target_power_state,provision_state,target_provision_state,last_error,maintenance,properties,instance_uuid,traits,resource_class';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+async function createNodes(target: Target, count: number, concurrency: number): Promise<number> {
+  const start = nowMs();
+  await pool(count, concurrency, async (i) => {
+    const res = await fetch(`${target.url}/v1/nodes`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-OpenStack-Ironic-API-Version': '1.82' },
+      body: JSON.stringify({
+        driver: 'fake-hardware', name: `bench-${i}`, resource_class: 'baremetal',
+        properties: { cpus: 8, memory_mb: 16384, local_gb: 100, cpu_arch: 'x86_64' },
+        driver_info: { fake_password: 'secret', address: `10.0.${i >> 8}.${i & 255}` },
+      }),
+    });
+    if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  });
+  return count / ((nowMs() - start) / 1000);
+}
+
+/** Lists every node by following next links; returns [ms, count]. */
+async function listAll(target: Target, firstPath: string): Promise<[number, number]> {
+  const start = nowMs();
+  let url: string | undefined = `${target.url}${firstPath}`;
+  let count = 0;
+  while (url) {
+    const page = await getJson(url);
+    count += (page.nodes as unknown[]).length;
+    url = page.next as string | undefined;
+  }
+  return [nowMs() - start, count];
+}
+
+async function measure(target: Target, nodes: number, rounds: number, concurrency: number) {
+  const createRate = await createNodes(target, nodes, concurrency);
+  const detail: number[] = [];
+  const nova: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const [d, dc] = await listAll(target, '/v1/nodes/detail');
+    const [n, nc] = await listAll(target, `/v1/nodes?fields=${NOVA_FIELDS}`);
+    if (dc !== nodes || nc !== nodes) throw new Error(`${target.kind} listed ${dc}/${nc} of ${nodes} nodes`);
+    detail.push(d);
+    nova.push(n);
+  }
+  return { createRate, detailMs: median(detail), novaMs: median(nova), rssMiB: peakRssMiB(target.pid) };
+}
+
+async function main(): Promise<void> {
+  const nodes = arg('nodes', 10000);
+  const rounds = arg('rounds', 3);
+  const concurrency = arg('concurrency', 8);
+  const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};
+  for (const kind of ['ironic-ts', 'reference'] as const) {
+    const target = await startTarget({ kind });
+    try {
+      results[kind] = await measure(target, nodes, rounds, concurrency);
+    } finally {
+      await target.stop();
+    }
+    process.stdout.write(`${kind}: ${JSON.stringify(results[kind])}\n`);
+  }
+  const ours = results['ironic-ts'];
+  const ref = results.reference;
+  process.stdout.write(
+    [
+      `nodes: ${nodes}, rounds: ${rounds}, create concurrency: ${concurrency}`,
+      `create throughput  ironic-ts ${ours.createRate.toFixed(0)}/s  reference ${ref.createRate.toFixed(0)}/s  ratio ${ratio(ours.createRate, ref.createRate)}`,
+      `GET /nodes/detail  ironic-ts ${ours.detailMs.toFixed(0)} ms  reference ${ref.detailMs.toFixed(0)} ms  ratio ${ratio(ref.detailMs, ours.detailMs)}`,
+      `Nova query         ironic-ts ${ours.novaMs.toFixed(0)} ms  reference ${ref.novaMs.toFixed(0)} ms  ratio ${ratio(ref.novaMs, ours.novaMs)}`,
+      `peak RSS           ironic-ts ${ours.rssMiB.toFixed(0)} MiB  reference ${ref.rssMiB.toFixed(0)} MiB  (${(ours.rssMiB / ref.rssMiB).toFixed(2)} of reference)`,
+    ].join('\n') + '\n',
+  );
+}
+
+void main();

@@ -1,0 +1,44 @@
+/** Shared pieces of the side-by-side benchmarks: timing, percentiles, RSS, and a bounded request pool. */
+import * as fs from 'node:fs';
+
+export function nowMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export function median(samples: number[]): number {
+  return percentile(samples, 50);
+}
+
+/** Peak resident set (VmHWM) of a process and its children's tree root, in MiB. */
+export function peakRssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmHWM:\s+(\d+) kB/.exec(status);
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+}
+
+/** Runs `count` jobs with at most `concurrency` in flight. */
+export async function pool(count: number, concurrency: number, job: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(concurrency, count) }, async () => {
+    while (next < count) {
+      const i = next++;
+      await job(i);
+    }
+  });
+  await Promise.all(workers);
+}
+
+export async function getJson(url: string, version = '1.82'): Promise<Record<string, unknown>> {
+  const res = await fetch(url, { headers: { 'X-OpenStack-Ironic-API-Version': version } });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+export function ratio(reference: number, ours: number): string {
+  return `${(reference / ours).toFixed(1)}x`;
+}
