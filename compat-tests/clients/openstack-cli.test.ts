@@ -39,10 +39,13 @@ test('openstack baremetal node create/show/list/set/unset/delete', async () => {
   assert.deepEqual(byOwner.map((n) => n.Name), ['osc-1']);
   assert.deepEqual(await os<Row[]>(['node', 'list', '--owner', 'proj-b']), []);
 
-  let res = await openstack(target.url, ['baremetal', 'node', 'set', 'osc-1', '--instance-info', 'image_source=http://img/a.qcow2', '--conductor-group', 'rack1']);
+  let res = await openstack(target.url, ['baremetal', 'node', 'set', 'osc-1', '--instance-info', 'image_source=http://img/a.qcow2', '--description', 'rack1 box']);
   assert.equal(res.code, 0, res.stderr);
-  const shown = await os(['node', 'show', 'osc-1', '--fields', 'instance_info', 'conductor_group']);
-  assert.deepEqual(shown, { instance_info: { image_source: 'http://img/a.qcow2' }, conductor_group: 'rack1' });
+  const shown = await os(['node', 'show', 'osc-1', '--fields', 'instance_info', 'description']);
+  assert.deepEqual(shown, { instance_info: { image_source: 'http://img/a.qcow2' }, description: 'rack1 box' });
+  const badGroup = await openstack(target.url, ['baremetal', 'node', 'set', 'osc-1', '--conductor-group', 'rack1']);
+  assert.notEqual(badGroup.code, 0, 'no conductor serves group rack1');
+  assert.match(badGroup.stderr, /No valid host was found/);
 
   res = await openstack(target.url, ['baremetal', 'node', 'unset', 'osc-1', '--instance-info', 'image_source', '--owner']);
   assert.equal(res.code, 0, res.stderr);

@@ -14,6 +14,7 @@ const run = promisify(execFile);
 const SCRIPT = resolve(__dirname, '../../../compat-tests/redfish/sushy_conformance.py');
 const SYSTEM = '/redfish/v1/Systems/node-0';
 const OTHER = '/redfish/v1/Systems/node-1';
+const STAGED = '/redfish/v1/Systems/node-s';
 
 type Json = Record<string, unknown>;
 let emu: RedfishEmulator;
@@ -29,8 +30,8 @@ function ok(step: string): Json {
 
 before(async () => {
   home = mkdtempSync(join(tmpdir(), 'redfish-sushy-'));
-  emu = await startRedfishEmulator({ systems: ['node-0', 'node-1'], auth: { username: 'admin', password: 'pa55' }, taskDurationMs: 300 });
-  const { stdout } = await run('/usr/bin/python3', [SCRIPT, emu.url, 'admin', 'pa55', SYSTEM, OTHER], {
+  emu = await startRedfishEmulator({ systems: ['node-0', 'node-1', { id: 'node-s', bootModeViaSettings: true }], auth: { username: 'admin', password: 'pa55' }, taskDurationMs: 300 });
+  const { stdout } = await run('/usr/bin/python3', [SCRIPT, emu.url, 'admin', 'pa55', SYSTEM, OTHER, STAGED], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, PYTHONDONTWRITEBYTECODE: '1' },
     timeout: 50_000,
     maxBuffer: 4 * 1024 * 1024,
@@ -47,7 +48,7 @@ describe('sushy against the emulator', () => {
     const root = ok('root');
     assert.equal(root.redfish_version, '1.11.0');
     assert.equal(root.sessions_path, '/redfish/v1/SessionService/Sessions');
-    assert.deepEqual(seen.systems, [SYSTEM, OTHER]);
+    assert.deepEqual(seen.systems, [SYSTEM, OTHER, STAGED]);
     assert.match(String((seen.default_system as Json).error), /^UnknownDefaultError: .*not exactly one/);
     assert.match(String((seen.missing_system as Json).error), /^ResourceNotFoundError/);
   });
@@ -84,6 +85,11 @@ describe('sushy against the emulator', () => {
     assert.ok(systemPatches.filter((r) => r.ifMatch !== null).length >= 3, 'sushy sent the ETag we served');
   });
 
+  it('set_system_boot_options splits between the system and its @Redfish.Settings object', () => {
+    assert.deepEqual(ok('boot_settings_object'), { before_reset: ['Cd', 'Continuous', 'UEFI'], after_reset: ['Cd', 'Continuous', 'Legacy'] });
+    assert.ok(emu.requestLog.some((r) => r.method === 'PATCH' && r.path === `${STAGED}/Settings` && r.status === 204));
+  });
+
   it('bios attributes, pending settings applied on reset, reset_bios', () => {
     const bios = ok('bios');
     assert.equal((bios.before as Json).ProcTurboMode, 'Enabled');
@@ -116,7 +122,7 @@ describe('sushy against the emulator', () => {
   it('indicator LED and chassis', () => {
     assert.equal(seen.indicator_led, 'Blinking');
     const c = ok('chassis');
-    assert.deepEqual(c.collection, ['/redfish/v1/Chassis/Chassis-node-0', '/redfish/v1/Chassis/Chassis-node-1']);
+    assert.deepEqual(c.collection, ['/redfish/v1/Chassis/Chassis-node-0', '/redfish/v1/Chassis/Chassis-node-1', '/redfish/v1/Chassis/Chassis-node-s']);
     assert.equal(c.type, 'RackMount');
     assert.equal(c.indicator_led, 'Blinking');
   });

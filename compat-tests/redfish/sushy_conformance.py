@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Drive the ironic-ts Redfish emulator through sushy, the library Ironic's redfish driver uses.
 
-Usage: sushy_conformance.py URL USERNAME PASSWORD SYSTEM_PATH OTHER_SYSTEM_PATH
+Usage: sushy_conformance.py URL USERNAME PASSWORD SYSTEM_PATH OTHER_SYSTEM_PATH STAGED_SYSTEM_PATH
+(STAGED_SYSTEM_PATH keeps its boot mode in a @Redfish.Settings object.)
 
 Prints one JSON object: for every step either the values sushy observed or {"error": "Class: text"}.
 The node:test file that runs this asserts on those values; this script asserts nothing itself.
@@ -18,7 +19,7 @@ import sushy  # noqa: E402
 from sushy import auth as sushy_auth  # noqa: E402
 from sushy import taskmonitor  # noqa: E402
 
-URL, USER, PASSWORD, SYSTEM_PATH, OTHER_SYSTEM_PATH = sys.argv[1:6]
+URL, USER, PASSWORD, SYSTEM_PATH, OTHER_SYSTEM_PATH, STAGED_SYSTEM_PATH = sys.argv[1:7]
 results = {}
 
 
@@ -110,6 +111,18 @@ def _boot_continuous():
     system.set_system_boot_options(sushy.BOOT_SOURCE_TARGET_CD, mode=sushy.BOOT_SOURCE_MODE_UEFI)
     system.refresh()
     return {'after_reboot': after_legacy, 'cd_uefi': [system.boot.target, system.boot.enabled, system.boot.mode]}
+
+
+@step('boot_settings_object')
+def _boot_settings_object():
+    staged = root.get_system(STAGED_SYSTEM_PATH)
+    staged.set_system_boot_options(sushy.BOOT_SOURCE_TARGET_CD, enabled=sushy.BOOT_SOURCE_ENABLED_CONTINUOUS,
+                                   mode=sushy.BOOT_SOURCE_MODE_BIOS)
+    staged.refresh()
+    before = [staged.boot.target, staged.boot.enabled, staged.boot.mode]
+    staged.reset_system(sushy.RESET_ON)
+    staged.refresh()
+    return {'before_reset': before, 'after_reset': [staged.boot.target, staged.boot.enabled, staged.boot.mode]}
 
 
 @step('bios')

@@ -8,6 +8,7 @@ import type { ApiDeps } from './deps';
 import type { ApiState } from './state';
 import { requestId } from './middleware/request-id';
 import { faults } from './middleware/faults';
+import { jsonResponse } from './middleware/json-response';
 import { negotiateVersion, rangeHeaders } from './middleware/version';
 import { jsonBody } from './middleware/body';
 import { rootRouter, v1IndexRouter } from './controllers/root';
@@ -21,6 +22,7 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   app.proxy = false;
   app.silent = true;
   app.use(requestId);
+  app.use(jsonResponse);
   app.use(faults);
   app.use(async (ctx, next) => {
     ctx.state.deps = deps;

@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const db = await openConfiguredDatabase(conf);
   await prepareSchema(db, embedded);
   const service = await startConductorService({ conf, db });
-  const rpc = await serveConductorRpc(conf, service.api, service.host);
+  const rpc = await serveConductorRpc(conf, service.api);
   onShutdown([() => rpc.close(), service.stop, db.close]);
 }
 

@@ -9,13 +9,19 @@ async function main(): Promise<void> {
   try {
     if (command === 'upgrade') await upgrade(db);
     else if (command === 'create_schema') await createSchema(db);
-    else if (command === 'version') process.stdout.write(`${await version(db)}\n`);
+    else if (command === 'version') printVersion(await version(db));
     else fatal(`Unknown command '${command}'; use upgrade, create_schema or version`);
   } catch (err) {
     fatal((err as Error).message);
   } finally {
     await db.close();
   }
+}
+
+function printVersion(v: Awaited<ReturnType<typeof version>>): void {
+  process.stdout.write(`${v.head ?? 'None'}\n`);
+  if (v.alembic) process.stdout.write(`alembic: ${v.alembic}\n`);
+  if (v.pending.length) process.stdout.write(`pending: ${v.pending.join(', ')}\n`);
 }
 
 void main();

@@ -4,7 +4,7 @@
  * against a database that is behind stops with that advice.
  */
 import type { Database } from '../db/connection';
-import { upgrade, pendingMigrations } from '../db/sync';
+import { upgrade, version } from '../db/sync';
 import { fatal } from './bootstrap';
 
 export async function prepareSchema(db: Database, embedded: boolean): Promise<void> {
@@ -12,6 +12,8 @@ export async function prepareSchema(db: Database, embedded: boolean): Promise<vo
     await upgrade(db);
     return;
   }
-  const pending = await pendingMigrations(db);
-  if (pending.length > 0) fatal(`The database schema is not up to date (${pending.length} migrations pending); run: ironic-dbsync --config-file ... upgrade`);
+  const { head, pending } = await version(db);
+  if (head === null || pending.length > 0) {
+    fatal(`The database schema is not up to date (${head === null ? 'no ironic-ts schema' : `${pending.length} migrations pending`}); run: ironic-dbsync --config-file ... upgrade`);
+  }
 }

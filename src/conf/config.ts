@@ -41,7 +41,8 @@ export class Config {
   }
 
   private collect(entry: IniEntry, grouped: Map<string, { group: string; name: string; spec: OptionSpec; raw: string[] }>): void {
-    const found = findOption(entry.group, entry.name);
+    // oslo.config accepts dashes for underscores in option names.
+    const found = findOption(entry.group, entry.name.replace(/-/g, '_'));
     if (!found) {
       this.warnings.push(`Ignoring unknown option [${entry.group}]${entry.name} (${entry.file}:${entry.line})`);
       return;

@@ -33,6 +33,6 @@ export const nodeSubresources: CaseGroup = {
     get('volume connectors', '/v1/volume/connectors', MAX),
     get('events GET (POST only)', '/v1/events', MAX),
     raw('OPTIONS', 'OPTIONS on nodes', '/v1/nodes', MAX, ''),
-    get('HEAD-like GET of lookup without args', '/v1/lookup', MAX),
+    get('lookup without args', '/v1/lookup', MAX),
   ],
 };

@@ -75,6 +75,6 @@ export const nodesCrud: CaseGroup = {
     del('delete by name', `${nodes}/crud-15`, MAX),
     del('delete by name at 1.1 (names unknown)', `${nodes}/crud-111`),
     del('delete unknown uuid', `${nodes}/1be26c0b-03f2-4d2e-ae87-c02d7f33c123`, MAX),
-    del('delete node with instance (409?)', `${nodes}/crud-inst`, MAX),
+    del('delete node with instance', `${nodes}/crud-inst`, MAX),
   ],
 };

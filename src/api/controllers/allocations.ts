@@ -1,6 +1,227 @@
+/**
+ * /v1/allocations (allocation.py AllocationsController, 1.52+; PATCH 1.57; backfill 1.58; owner 1.60).
+ * Reads and PATCH go to the database, as in Ironic; create/delete go to the conductor side.
+ */
 import Router from '@koa/router';
-import type { ApiState } from '../state';
+import { randomUUID } from 'node:crypto';
+import {
+  defineError, HttpError, Invalid, InvalidParameterValue, InvalidUuidOrName, NodeNotFound, NotAcceptable,
+} from '../../common/errors';
+import type { AllocationRecord } from '../../db/models';
+import * as allocationsRepo from '../../db/repositories/allocations';
+import { collection } from '../collection';
+import { applyJsonPatch } from '../jsonpatch';
+import { baseUrl } from '../links';
+import { getNodeByIdent } from '../node-lookup';
+import { nodeUuidsOf } from '../port-refs';
+import { repo } from '../repo-errors';
+import * as args from '../schemas/args';
+import { ALLOCATION_PATCH_ALLOWED_FIELDS, ALLOCATION_SCHEMA, ALLOCATION_VALIDATOR } from '../schemas/allocation';
+import { nextArgs, readQuery, validateLimit, validateSortDir } from '../schemas/list-query';
+import { checkAllowedPatchFields, isTruthy, patchValues, readPatch } from '../schemas/patch';
+import type { ApiContext, ApiState } from '../state';
+import { V } from '../versions';
+import { allocationDict, allocationView, sanitizeAllocation } from '../views/allocation';
+import { allocationBackend } from './allocation-backend';
+
+const INVALID_SORT_KEYS = ['extra', 'candidate_nodes', 'traits'];
+
+/** Raised inside the controller, so Ironic renders it as a fault (not webob-shaped) with 405. */
+const UpdateNotAllowed = defineError('HTTPMethodNotAllowed', 405, 'Method Not Allowed');
+
+class NodeNotFoundInBody extends NodeNotFound {
+  override readonly code: number = 400;
+}
+
+/** AllocationsController._route: below 1.52 GET is a 404 and any other verb a 405, both webob-shaped. */
+function requireAllocations(ctx: ApiContext): void {
+  if (ctx.state.version >= V.ALLOCATIONS) return;
+  const msg = 'The API version does not allow allocations';
+  throw ctx.method === 'GET' ? new HttpError(404, 'Not Found', msg) : new HttpError(405, 'Method Not Allowed', msg);
+}
+
+function checkOwnerField(ctx: ApiContext, fields: Iterable<string> | null): void {
+  if (fields !== null && [...fields].includes('owner') && ctx.state.version < V.ALLOCATION_OWNER) throw new NotAcceptable();
+}
+
+/** get_rpc_allocation: by UUID or logical name. */
+export async function getAllocationByIdent(ctx: ApiContext, ident: string): Promise<AllocationRecord> {
+  if (!args.isUuidLike(ident) && !args.isValidLogicalName(ident)) throw new InvalidUuidOrName({ name: ident });
+  return repo(allocationsRepo.get(ctx.state.deps.db, ident));
+}
+
+async function nodeUuidOf(ctx: ApiContext, a: AllocationRecord): Promise<string | null> {
+  return a.node_id !== null ? (await nodeUuidsOf(ctx, [a])).get(a.node_id) ?? null : null;
+}
+
+async function nodeForFilter(ctx: ApiContext, ident: string): Promise<number> {
+  try {
+    return (await getNodeByIdent(ctx, ident)).id;
+  } catch (err) {
+    if (err instanceof NodeNotFound) throw new NodeNotFoundInBody(err.message);
+    throw err;
+  }
+}
+
+async function listAllocations(ctx: ApiContext): Promise<void> {
+  requireAllocations(ctx);
+  const q = readQuery(ctx, ['node', 'resource_class', 'state', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'owner']);
+  const node = args.uuidOrName('node', q.node);
+  const resourceClass = args.string('resource_class', q.resource_class);
+  const state = args.string('state', q.state);
+  const marker = args.uuid('marker', q.marker);
+  const rawLimit = args.integer('limit', q.limit);
+  const sortKey = args.string('sort_key', q.sort_key) ?? 'id';
+  const rawDir = args.string('sort_dir', q.sort_dir) ?? 'asc';
+  const fields = args.stringList('fields', q.fields);
+  const owner = args.string('owner', q.owner);
+  checkOwnerField(ctx, fields);
+  if (owner !== null && ctx.state.version < V.ALLOCATION_OWNER) throw new NotAcceptable();
+  const limit = validateLimit(ctx, rawLimit);
+  const sortDir = validateSortDir(rawDir);
+  if (INVALID_SORT_KEYS.includes(sortKey)) {
+    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
+  }
+  const db = ctx.state.deps.db;
+  if (marker) await repo(allocationsRepo.get(db, marker));
+  const filters: allocationsRepo.AllocationFilters = {};
+  if (node) filters.node_id = await nodeForFilter(ctx, node);
+  if (resourceClass !== null) filters.resource_class = resourceClass;
+  if (state !== null) filters.state = state;
+  if (owner !== null) filters.owner = owner;
+  const rows = await repo(allocationsRepo.list(db, filters, { limit, marker: marker ?? undefined, sortKey, sortDir }));
+  const nodes = await nodeUuidsOf(ctx, rows);
+  const base = baseUrl(ctx);
+  const items = rows.map((a) => allocationDict(base, a, a.node_id !== null ? nodes.get(a.node_id) ?? null : null));
+  if (fields !== null && items.length > 0) {
+    const invalid = [...new Set(fields.filter((f) => !(f in items[0])))];
+    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
+  }
+  ctx.body = collection(ctx, 'allocations', items as { uuid?: unknown }[], {
+    limit, resource: 'allocations', nextArgs: nextArgs(sortKey, sortDir, fields, null),
+  });
+  for (const item of items) sanitizeAllocation(item, ctx.state.version, fields);
+}
+
+async function showAllocation(ctx: ApiContext): Promise<void> {
+  requireAllocations(ctx);
+  const q = readQuery(ctx, ['fields']);
+  const ident = args.uuidOrName('allocation_ident', ctx.params.ident)!;
+  const fields = args.stringList('fields', q.fields);
+  const a = await getAllocationByIdent(ctx, ident);
+  checkOwnerField(ctx, fields);
+  ctx.body = allocationView(baseUrl(ctx), a, await nodeUuidOf(ctx, a), ctx.state.version, fields);
+}
+
+/** check_node_list: every candidate (uuid or name) must name an existing node; returns their uuids. */
+async function resolveCandidates(ctx: ApiContext, idents: string[]): Promise<string[]> {
+  const unique = [...new Set(idents)];
+  const uuidLike = (s: string): boolean => args.isUuidLike(s);
+  const uuids = unique.filter(uuidLike);
+  const names = unique.filter((i) => !uuidLike(i) && args.isValidLogicalName(i));
+  let missing: string[] = unique.filter((i) => !uuids.includes(i) && !names.includes(i));
+  if (missing.length) throw new NodeNotFoundInBody(`Nodes cannot be found: ${missing.join(', ')}`);
+  const rows = await ctx.state.deps.db.knex('nodes').select('uuid', 'name')
+    .where((qb) => { qb.whereIn('uuid', uuids as string[]).orWhereIn('name', names as string[]); }) as Array<{ uuid: string; name: string | null }>;
+  const mapping = new Map<string, string>();
+  for (const row of rows) {
+    if (unique.includes(row.uuid)) mapping.set(row.uuid, row.uuid);
+    if (row.name && unique.includes(row.name)) mapping.set(row.name, row.uuid);
+  }
+  missing = unique.filter((i) => !mapping.has(i));
+  if (missing.length) throw new NodeNotFoundInBody(`Nodes cannot be found: ${missing.join(', ')}`);
+  return idents.map((i) => mapping.get(i)!);
+}
+
+async function createAllocation(ctx: ApiContext): Promise<void> {
+  requireAllocations(ctx);
+  readQuery(ctx, []);
+  const body = ALLOCATION_VALIDATOR('allocation', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null;
+  if (body === null) throw new TypeError("'NoneType' object has no attribute 'get'");
+  checkOwnerField(ctx, Object.keys(body));
+  if (body.name && !args.isValidLogicalName(body.name)) {
+    throw new Invalid(`Cannot create allocation with invalid name '${args.pyStr(body.name)}'`);
+  }
+  let node = null;
+  if (body.node) {
+    if (ctx.state.version < V.ALLOCATION_BACKFILL) throw new Invalid('Cannot set node when creating an allocation in this API version');
+    try {
+      node = await getNodeByIdent(ctx, body.node as string);
+    } catch (err) {
+      if (err instanceof NodeNotFound) throw new NodeNotFoundInBody(err.message);
+      throw err;
+    }
+  }
+  let resourceClass = body.resource_class as string | null | undefined;
+  if (!resourceClass) {
+    if (!node) throw new Invalid('The resource_class field is mandatory when not backfilling');
+    resourceClass = node.resource_class;
+  }
+  let candidates = (body.candidate_nodes as string[] | null | undefined) ?? null;
+  if (candidates && candidates.length) candidates = await resolveCandidates(ctx, candidates);
+  const uuid = (body.uuid as string | null) || (node && node.instance_uuid) || randomUUID();
+  const created = await allocationBackend(ctx).create({
+    uuid, name: (body.name as string | null | undefined) ?? null, resource_class: resourceClass ?? null,
+    traits: (body.traits as string[] | null | undefined) ?? [], candidate_nodes: candidates ?? [],
+    extra: 'extra' in body ? body.extra as AllocationRecord['extra'] : {}, owner: (body.owner as string | null | undefined) ?? null,
+  }, node ? node.id : null);
+  ctx.status = 201;
+  ctx.set('Location', `${baseUrl(ctx)}/v1/allocations/${created.uuid}`);
+  ctx.body = allocationView(baseUrl(ctx), created, await nodeUuidOf(ctx, created), ctx.state.version, null);
+}
+
+function patchDocument(a: AllocationRecord): Record<string, unknown> {
+  return {
+    created_at: a.created_at, updated_at: a.updated_at, id: a.id, uuid: a.uuid, name: a.name, node_id: a.node_id,
+    state: a.state, last_error: a.last_error, resource_class: a.resource_class, traits: a.traits,
+    candidate_nodes: a.candidate_nodes, extra: a.extra, conductor_affinity: a.conductor_affinity, owner: a.owner,
+  };
+}
+
+async function patchAllocation(ctx: ApiContext): Promise<void> {
+  requireAllocations(ctx);
+  readQuery(ctx, []);
+  const ident = args.string('allocation_ident', ctx.params.ident)!;
+  const patch = readPatch(ctx.state.body);
+  if (ctx.state.version < V.ALLOCATION_UPDATE) {
+    throw new UpdateNotAllowed('The API version does not allow updating allocations');
+  }
+  const a = await getAllocationByIdent(ctx, ident);
+  checkAllowedPatchFields(patch, ALLOCATION_PATCH_ALLOWED_FIELDS);
+  for (const name of patchValues(patch, '/name')) {
+    if (isTruthy(name) && !args.isValidLogicalName(name)) {
+      throw new Invalid(`Cannot update allocation with invalid name '${args.pyStr(name)}'`);
+    }
+  }
+  const doc = applyJsonPatch(patchDocument(a), patch);
+  for (const key of Object.keys(doc)) if (!(key in ALLOCATION_SCHEMA.properties!)) delete doc[key];
+  ALLOCATION_VALIDATOR('patch', doc);
+  const changes: Record<string, unknown> = {};
+  for (const field of ['candidate_nodes', 'extra', 'name', 'owner', 'resource_class', 'traits', 'uuid']) {
+    const value = doc[field] ?? null;
+    if (JSON.stringify(value) !== JSON.stringify((a as unknown as Record<string, unknown>)[field])) changes[field] = value;
+  }
+  if ('uuid' in changes) throw new InvalidParameterValue('Cannot overwrite UUID for an existing Allocation.');
+  const updated = Object.keys(changes).length
+    ? await repo(allocationsRepo.update(ctx.state.deps.db, a.id, changes as Partial<AllocationRecord>, false)) : a;
+  ctx.body = allocationView(baseUrl(ctx), updated, await nodeUuidOf(ctx, updated), ctx.state.version, null);
+}
+
+async function deleteAllocation(ctx: ApiContext): Promise<void> {
+  requireAllocations(ctx);
+  readQuery(ctx, []);
+  const ident = args.uuidOrName('allocation_ident', ctx.params.ident)!;
+  const a = await getAllocationByIdent(ctx, ident);
+  await allocationBackend(ctx).destroy(a);
+  ctx.status = 204;
+}
 
 export function allocationsRouter(): Router<ApiState> {
-  return new Router<ApiState>();
+  const router = new Router<ApiState>();
+  router.get('/v1/allocations', listAllocations);
+  router.get('/v1/allocations/:ident', showAllocation);
+  router.post('/v1/allocations', createAllocation);
+  router.patch('/v1/allocations/:ident', patchAllocation);
+  router.delete('/v1/allocations/:ident', deleteAllocation);
+  return router;
 }

@@ -1,6 +1,120 @@
+/**
+ * /v1/chassis (chassis.py ChassisController). Chassis writes go straight to the database, as in
+ * Ironic. GET /v1/chassis/{id}/nodes belongs to the nodes controller.
+ */
 import Router from '@koa/router';
-import type { ApiState } from '../state';
+import { randomUUID } from 'node:crypto';
+import { ChassisNotFound, HTTPNotFound, InvalidParameterValue } from '../../common/errors';
+import type { ChassisRecord } from '../../db/models';
+import * as chassisRepo from '../../db/repositories/chassis';
+import { collection } from '../collection';
+import { applyJsonPatch } from '../jsonpatch';
+import { baseUrl } from '../links';
+import { repo } from '../repo-errors';
+import * as args from '../schemas/args';
+import { CHASSIS_PATCH_ALLOWED_FIELDS, CHASSIS_SCHEMA, CHASSIS_VALIDATOR } from '../schemas/chassis';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
+import type { ApiContext, ApiState } from '../state';
+import { chassisDict, chassisView } from '../views/chassis';
+import { sanitize } from '../views/resource-dict';
+
+const DEFAULT_FIELDS = ['uuid', 'description'];
+
+async function listChassis(ctx: ApiContext, detailPath: boolean): Promise<void> {
+  const q = readQuery(ctx, detailPath ? ['marker', 'limit', 'sort_key', 'sort_dir']
+    : ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
+  const marker = args.uuid('marker', q.marker);
+  const rawLimit = args.integer('limit', q.limit);
+  const sortKey = args.string('sort_key', q.sort_key) ?? 'id';
+  const rawDir = args.string('sort_dir', q.sort_dir) ?? 'asc';
+  let fields = args.stringList('fields', q.fields);
+  const detail = args.boolean('detail', q.detail);
+  if (!detailPath) {
+    checkAllowFields(ctx, fields);
+    fields = returnFields(ctx, fields, detail, q.detail, DEFAULT_FIELDS);
+  }
+  const limit = validateLimit(ctx, rawLimit);
+  const sortDir = validateSortDir(rawDir);
+  const db = ctx.state.deps.db;
+  if (marker) await repo(chassisRepo.get(db, marker));
+  if (sortKey === 'extra') throw new InvalidParameterValue('The sort_key value extra is an invalid field for sorting');
+  const rows = await repo(chassisRepo.list(db, { limit, marker: marker ?? undefined, sortKey, sortDir }));
+  const base = baseUrl(ctx);
+  const items = rows.map((c) => chassisDict(base, c));
+  if (fields !== null && items.length > 0) {
+    const invalid = [...new Set(fields.filter((f) => !(f in items[0])))];
+    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
+  }
+  ctx.body = collection(ctx, 'chassis', items as { uuid?: unknown }[], {
+    limit, resource: detailPath ? 'chassis/detail' : 'chassis', nextArgs: nextArgs(sortKey, sortDir, fields, detail),
+  });
+  for (const item of items) sanitize(item, fields);
+}
+
+async function showChassis(ctx: ApiContext): Promise<void> {
+  const q = readQuery(ctx, ['fields']);
+  const uuid = args.uuid('chassis_uuid', ctx.params.uuid)!;
+  const fields = args.stringList('fields', q.fields);
+  checkAllowFields(ctx, fields);
+  const chassis = await repo(chassisRepo.get(ctx.state.deps.db, uuid));
+  ctx.body = chassisView(baseUrl(ctx), chassis, fields);
+}
+
+async function createChassis(ctx: ApiContext): Promise<void> {
+  readQuery(ctx, []);
+  const body = CHASSIS_VALIDATOR('chassis', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null;
+  if (body === null) throw new TypeError("'NoneType' object has no attribute 'get'");
+  const created = await repo(chassisRepo.create(ctx.state.deps.db, {
+    uuid: (body.uuid as string | null) || randomUUID(),
+    description: (body.description as string | null | undefined) ?? null,
+    extra: 'extra' in body ? body.extra as ChassisRecord['extra'] : {},
+  }));
+  ctx.status = 201;
+  ctx.set('Location', `${baseUrl(ctx)}/v1/chassis/${created.uuid}`);
+  ctx.body = chassisView(baseUrl(ctx), created, null);
+}
+
+async function patchChassis(ctx: ApiContext): Promise<void> {
+  readQuery(ctx, []);
+  const ident = args.string('chassis_uuid', ctx.params.uuid)!;
+  const patch = readPatch(ctx.state.body);
+  checkAllowedPatchFields(patch, CHASSIS_PATCH_ALLOWED_FIELDS);
+  const db = ctx.state.deps.db;
+  // get_by_uuid: anything that is not a stored uuid is simply not found.
+  if (!args.isUuidLike(ident)) throw new ChassisNotFound({ chassis: ident });
+  const chassis = await repo(chassisRepo.get(db, ident));
+  const doc = applyJsonPatch({
+    created_at: chassis.created_at, updated_at: chassis.updated_at, id: chassis.id, uuid: chassis.uuid,
+    extra: chassis.extra, description: chassis.description,
+  } as Record<string, unknown>, patch);
+  for (const key of Object.keys(doc)) if (!(key in CHASSIS_SCHEMA.properties!)) delete doc[key];
+  CHASSIS_VALIDATOR('patch', doc);
+  const changes: Record<string, unknown> = {};
+  for (const field of ['uuid', 'extra', 'description']) {
+    const value = doc[field] ?? null;
+    if (JSON.stringify(value) !== JSON.stringify((chassis as unknown as Record<string, unknown>)[field])) changes[field] = value;
+  }
+  if ('uuid' in changes) throw new InvalidParameterValue('Cannot overwrite UUID for an existing Chassis.');
+  const updated = Object.keys(changes).length ? await repo(chassisRepo.update(db, chassis.id, changes)) : chassis;
+  ctx.body = chassisView(baseUrl(ctx), updated, null);
+}
+
+async function deleteChassis(ctx: ApiContext): Promise<void> {
+  readQuery(ctx, []);
+  const uuid = args.uuid('chassis_uuid', ctx.params.uuid)!;
+  await repo(chassisRepo.destroy(ctx.state.deps.db, uuid));
+  ctx.status = 204;
+}
 
 export function chassisRouter(): Router<ApiState> {
-  return new Router<ApiState>();
+  const router = new Router<ApiState>();
+  router.get('/v1/chassis', (ctx) => listChassis(ctx, false));
+  router.get('/v1/chassis/detail', (ctx) => listChassis(ctx, true));
+  router.get('/v1/chassis/:uuid', showChassis);
+  router.get('/v1/chassis/:uuid/detail', () => { throw new HTTPNotFound(); });
+  router.post('/v1/chassis', createChassis);
+  router.patch('/v1/chassis/:uuid', patchChassis);
+  router.delete('/v1/chassis/:uuid', deleteChassis);
+  return router;
 }

@@ -1,6 +1,83 @@
+/** /v1/conductors (conductor.py ConductorsController, 1.49+): list and show by hostname. */
 import Router from '@koa/router';
-import type { ApiState } from '../state';
+import { ConductorNotFound, InvalidParameterValue, NotFound } from '../../common/errors';
+import { decodeRow } from '../../db/codec';
+import type { ConductorRecord } from '../../db/models';
+import { applyPage } from '../../db/repositories/paginate';
+import { collection } from '../collection';
+import { baseUrl } from '../links';
+import { toApiError } from '../repo-errors';
+import * as args from '../schemas/args';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { checkNodeVersionedFields } from '../schemas/node-field-versions';
+import type { ApiContext, ApiState } from '../state';
+import { V } from '../versions';
+import { conductorDict, conductorView } from '../views/conductor';
+import { sanitize } from '../views/resource-dict';
+
+const DEFAULT_FIELDS = ['hostname', 'conductor_group', 'alive'];
+
+async function conductorRow(ctx: ApiContext, hostname: string): Promise<Record<string, unknown>> {
+  const row = await ctx.state.deps.db.knex('conductors').where({ hostname }).first() as Record<string, unknown> | undefined;
+  if (!row) throw new ConductorNotFound({ conductor: hostname });
+  return row;
+}
+
+async function listConductors(ctx: ApiContext): Promise<void> {
+  const q = readQuery(ctx, ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
+  const marker = args.logicalName('marker', q.marker);
+  const rawLimit = args.integer('limit', q.limit);
+  const sortKey = args.string('sort_key', q.sort_key) ?? 'id';
+  const rawDir = args.string('sort_dir', q.sort_dir) ?? 'asc';
+  let fields = args.stringList('fields', q.fields);
+  const detail = args.boolean('detail', q.detail);
+  if (ctx.state.version < V.CONDUCTORS) throw new NotFound();
+  checkAllowFields(ctx, fields);
+  checkNodeVersionedFields(ctx.state.version, fields);
+  checkNodeVersionedFields(ctx.state.version, [sortKey]);
+  fields = returnFields(ctx, fields, detail, q.detail, DEFAULT_FIELDS);
+  const limit = validateLimit(ctx, rawLimit);
+  const sortDir = validateSortDir(rawDir);
+  if (sortKey === 'alive' || sortKey === 'drivers') {
+    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
+  }
+  const rawMarker = marker ? await conductorRow(ctx, marker) : null;
+  const query = ctx.state.deps.db.knex('conductors').select('conductors.*');
+  let rows: Array<Record<string, unknown>>;
+  try {
+    rows = await applyPage(query, 'conductors', { limit, sortKey, sortDir }, rawMarker) as Array<Record<string, unknown>>;
+  } catch (err) {
+    throw toApiError(err);
+  }
+  const base = baseUrl(ctx);
+  const timeout = ctx.state.deps.conf.int('conductor', 'heartbeat_timeout');
+  const items = rows.map((r) => conductorDict(base, decodeRow<ConductorRecord>('conductors', r), timeout));
+  if (fields !== null && items.length > 0) {
+    const invalid = [...new Set(fields.filter((f) => !(f in items[0])))];
+    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
+  }
+  ctx.body = collection(ctx, 'conductors', items as { uuid?: unknown }[], {
+    limit, resource: 'conductors', nextArgs: nextArgs(sortKey, sortDir, fields, detail),
+    markerOf: (item) => String((item as Record<string, unknown>).hostname),
+  });
+  for (const item of items) sanitize(item, fields);
+}
+
+async function showConductor(ctx: ApiContext): Promise<void> {
+  const q = readQuery(ctx, ['fields']);
+  const hostname = args.logicalName('hostname', ctx.params.hostname)!;
+  const fields = args.stringList('fields', q.fields);
+  if (ctx.state.version < V.CONDUCTORS) throw new NotFound();
+  checkAllowFields(ctx, fields);
+  checkNodeVersionedFields(ctx.state.version, fields);
+  const row = await conductorRow(ctx, hostname);
+  ctx.body = conductorView(baseUrl(ctx), decodeRow<ConductorRecord>('conductors', row),
+    ctx.state.deps.conf.int('conductor', 'heartbeat_timeout'), fields);
+}
 
 export function conductorsRouter(): Router<ApiState> {
-  return new Router<ApiState>();
+  const router = new Router<ApiState>();
+  router.get('/v1/conductors', listConductors);
+  router.get('/v1/conductors/:hostname', showConductor);
+  return router;
 }

@@ -1,6 +1,193 @@
+/** /v1/deploy_templates (deploy_template.py DeployTemplatesController, 1.55+), written straight to the database. */
 import Router from '@koa/router';
-import type { ApiState } from '../state';
+import { randomUUID } from 'node:crypto';
+import { DeployTemplateNotFound, HttpError, InvalidParameterValue, InvalidUuidOrName } from '../../common/errors';
+import type { DeployTemplateStepRecord, DeployTemplateWithSteps } from '../../db/models';
+import * as templatesRepo from '../../db/repositories/deploy-templates';
+import { collection } from '../collection';
+import { applyJsonPatch } from '../jsonpatch';
+import { baseUrl } from '../links';
+import { repo } from '../repo-errors';
+import * as args from '../schemas/args';
+import {
+  DEPLOY_STEP_SCHEMA, TEMPLATE_PATCH_ALLOWED_FIELDS, TEMPLATE_SCHEMA, TEMPLATE_VALIDATOR,
+} from '../schemas/deploy-template';
+import { schemaErrorMessage } from '../schemas/jsonschema';
+import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { checkNodeVersionedFields } from '../schemas/node-field-versions';
+import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
+import type { ApiContext, ApiState } from '../state';
+import { V } from '../versions';
+import { sanitizeTemplate, templateDict, templateView } from '../views/deploy-template';
+
+const DEFAULT_FIELDS = ['uuid', 'name'];
+
+interface StepBody {
+  interface: string;
+  step: string;
+  args: Record<string, unknown>;
+  priority: number | string;
+}
+
+function requireTemplates(ctx: ApiContext): void {
+  if (ctx.state.version >= V.DEPLOY_TEMPLATES) return;
+  const msg = 'The API version does not allow deploy templates';
+  throw ctx.method === 'GET' ? new HttpError(404, 'Not Found', msg) : new HttpError(405, 'Method Not Allowed', msg);
+}
+
+async function getTemplate(ctx: ApiContext, ident: string): Promise<DeployTemplateWithSteps> {
+  if (!args.isUuidLike(ident) && !args.isValidLogicalName(ident)) throw new InvalidUuidOrName({ name: ident });
+  return repo(templatesRepo.get(ctx.state.deps.db, ident));
+}
+
+async function listTemplates(ctx: ApiContext): Promise<void> {
+  requireTemplates(ctx);
+  const q = readQuery(ctx, ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
+  const marker = args.logicalName('marker', q.marker);
+  const rawLimit = args.integer('limit', q.limit);
+  const sortKey = args.string('sort_key', q.sort_key) ?? 'id';
+  const rawDir = args.string('sort_dir', q.sort_dir) ?? 'asc';
+  let fields = args.stringList('fields', q.fields);
+  const detail = args.boolean('detail', q.detail);
+  checkNodeVersionedFields(ctx.state.version, fields);
+  checkNodeVersionedFields(ctx.state.version, [sortKey]);
+  fields = returnFields(ctx, fields, detail, q.detail, DEFAULT_FIELDS);
+  const limit = validateLimit(ctx, rawLimit);
+  const sortDir = validateSortDir(rawDir);
+  if (sortKey === 'extra' || sortKey === 'steps') {
+    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
+  }
+  const db = ctx.state.deps.db;
+  // get_by_uuid with a name-shaped marker: only an existing uuid is found.
+  if (marker && !args.isUuidLike(marker)) throw new DeployTemplateNotFound({ template: marker });
+  if (marker) await repo(templatesRepo.get(db, marker));
+  const rows = await repo(templatesRepo.list(db, { limit, marker: marker ?? undefined, sortKey, sortDir }));
+  const base = baseUrl(ctx);
+  const items = rows.map((t) => templateDict(base, t));
+  if (fields !== null && items.length > 0) {
+    const invalid = [...new Set(fields.filter((f) => !(f in items[0])))];
+    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
+  }
+  ctx.body = collection(ctx, 'deploy_templates', items as { uuid?: unknown }[], {
+    limit, resource: 'deploy_templates', nextArgs: nextArgs(sortKey, sortDir, fields, detail),
+  });
+  for (const item of items) sanitizeTemplate(item, fields);
+}
+
+async function showTemplate(ctx: ApiContext): Promise<void> {
+  requireTemplates(ctx);
+  const q = readQuery(ctx, ['fields']);
+  const ident = args.uuidOrName('template_ident', ctx.params.ident)!;
+  const fields = args.stringList('fields', q.fields);
+  checkNodeVersionedFields(ctx.state.version, fields);
+  ctx.body = templateView(baseUrl(ctx), await getTemplate(ctx, ident), fields);
+}
+
+function stepValues(steps: StepBody[]): { interface: string; step: string; args: Record<string, unknown>; priority: number }[] {
+  return steps.map((s) => ({ interface: s.interface, step: s.step, args: s.args, priority: Number(s.priority) }));
+}
+
+/** Ironic answers writes from the object it saved, so step priorities appear as the request gave them. */
+function withRequestSteps(t: DeployTemplateWithSteps, steps: StepBody[]): DeployTemplateWithSteps {
+  return { ...t, steps: steps.map((s) => ({ ...s }) as unknown as DeployTemplateStepRecord) };
+}
+
+type StepValue = ReturnType<typeof stepValues>[number];
+
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}: ${sortedJson((value as Record<string, unknown>)[k])}`).join(', ')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function stepKey(s: StepValue): [string, string, string, number] {
+  return [s.interface, s.step, sortedJson(s.args), s.priority];
+}
+
+function compareKeys(a: StepValue, b: StepValue): number {
+  const ka = stepKey(a);
+  const kb = stepKey(b);
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+  return 0;
+}
+
+/**
+ * The row order Ironic's _update_deploy_template_steps leaves: unchanged steps keep their rows, new
+ * ones are inserted after them in (interface, step, args, priority) order.
+ */
+function ironicStepOrder(current: DeployTemplateStepRecord[], wanted: StepValue[]): StepValue[] {
+  const remaining = [...wanted];
+  const kept: StepValue[] = [];
+  for (const c of current) {
+    const cur = { interface: c.interface, step: c.step, args: c.args, priority: c.priority };
+    const i = remaining.findIndex((w) => compareKeys(w, cur) === 0);
+    if (i >= 0) kept.push(...remaining.splice(i, 1));
+  }
+  return [...kept, ...remaining.sort(compareKeys)];
+}
+
+async function createTemplate(ctx: ApiContext): Promise<void> {
+  requireTemplates(ctx);
+  readQuery(ctx, []);
+  const body = TEMPLATE_VALIDATOR('template', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null;
+  if (body === null) throw new TypeError("'NoneType' object has no attribute 'get'");
+  const steps = body.steps as StepBody[];
+  const created = await repo(templatesRepo.create(ctx.state.deps.db, {
+    uuid: (body.uuid as string | null) || randomUUID(),
+    name: body.name as string,
+    extra: 'extra' in body ? body.extra as DeployTemplateWithSteps['extra'] : {},
+    steps: stepValues(steps),
+  }));
+  ctx.status = 201;
+  ctx.set('Location', `${baseUrl(ctx)}/v1/deploy_templates/${created.uuid}`);
+  ctx.body = templateView(baseUrl(ctx), withRequestSteps(created, steps), null);
+}
+
+async function patchTemplate(ctx: ApiContext): Promise<void> {
+  requireTemplates(ctx);
+  readQuery(ctx, []);
+  const ident = args.uuidOrName('template_ident', ctx.params.ident)!;
+  const patch = readPatch(ctx.state.body);
+  checkAllowedPatchFields(patch, TEMPLATE_PATCH_ALLOWED_FIELDS);
+  const t = await getTemplate(ctx, ident);
+  const doc = applyJsonPatch({
+    created_at: t.created_at, updated_at: t.updated_at, id: t.id, uuid: t.uuid, name: t.name, extra: t.extra,
+    steps: t.steps.map((s) => ({ interface: s.interface, step: s.step, args: s.args, priority: s.priority })),
+  } as Record<string, unknown>, patch);
+  for (const step of (Array.isArray(doc.steps) ? doc.steps : []) as Record<string, unknown>[]) {
+    if (step === null || typeof step !== 'object') continue;
+    for (const key of Object.keys(step)) if (!(key in DEPLOY_STEP_SCHEMA.properties!)) delete step[key];
+    const message = schemaErrorMessage('patch', step, DEPLOY_STEP_SCHEMA);
+    if (message !== null) throw new InvalidParameterValue(message);
+  }
+  for (const key of Object.keys(doc)) if (!(key in TEMPLATE_SCHEMA.properties!)) delete doc[key];
+  TEMPLATE_VALIDATOR('patch', doc);
+  const changes: Record<string, unknown> = {};
+  if (doc.name !== t.name) changes.name = doc.name;
+  if (JSON.stringify(doc.extra ?? null) !== JSON.stringify(t.extra)) changes.extra = doc.extra ?? null;
+  if (doc.uuid !== t.uuid) throw new InvalidParameterValue('Cannot overwrite UUID for an existing DeployTemplate.');
+  const steps = ironicStepOrder(t.steps, stepValues(doc.steps as StepBody[]));
+  const updated = await repo(templatesRepo.update(ctx.state.deps.db, t.id, { ...changes, steps }));
+  ctx.body = templateView(baseUrl(ctx), updated, null);
+}
+
+async function deleteTemplate(ctx: ApiContext): Promise<void> {
+  requireTemplates(ctx);
+  readQuery(ctx, []);
+  const ident = args.uuidOrName('template_ident', ctx.params.ident)!;
+  const t = await getTemplate(ctx, ident);
+  await repo(templatesRepo.destroy(ctx.state.deps.db, t.id));
+  ctx.status = 204;
+}
 
 export function deployTemplatesRouter(): Router<ApiState> {
-  return new Router<ApiState>();
+  const router = new Router<ApiState>();
+  router.get('/v1/deploy_templates', listTemplates);
+  router.get('/v1/deploy_templates/:ident', showTemplate);
+  router.post('/v1/deploy_templates', createTemplate);
+  router.patch('/v1/deploy_templates/:ident', patchTemplate);
+  router.delete('/v1/deploy_templates/:ident', deleteTemplate);
+  return router;
 }

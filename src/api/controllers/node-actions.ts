@@ -1,6 +1,27 @@
+/**
+ * Everything under /v1/nodes/{ident}/...: states and provisioning, management, maintenance and
+ * validate, traits, VIFs, the node's allocation, and the read-only sub-resources. One file per group in node-actions/.
+ */
 import Router from '@koa/router';
 import type { ApiState } from '../state';
+import { addAllocationRoutes } from './node-actions/allocation';
+import { addMaintenanceRoutes } from './node-actions/maintenance';
+import { addManagementRoutes } from './node-actions/management';
+import { setProvisionState } from './node-actions/provision';
+import { addStateRoutes } from './node-actions/states';
+import { addSublistRoutes } from './node-actions/sublists';
+import { addTraitRoutes } from './node-actions/traits';
+import { addVifRoutes } from './node-actions/vifs';
 
 export function nodeActionsRouter(): Router<ApiState> {
-  return new Router<ApiState>();
+  const router = new Router<ApiState>();
+  addStateRoutes(router);
+  router.put('/v1/nodes/:node_ident/states/provision', setProvisionState);
+  addManagementRoutes(router);
+  addMaintenanceRoutes(router);
+  addTraitRoutes(router);
+  addVifRoutes(router);
+  addSublistRoutes(router);
+  addAllocationRoutes(router);
+  return router;
 }

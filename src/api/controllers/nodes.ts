@@ -1,6 +1,87 @@
+/**
+ * /v1/nodes (NodesController of Ironic 21.4.4): lists, show, create, update, delete and the
+ * collection-level validate. The node's sub-resources and actions live in node-actions.ts.
+ * `/v1/chassis/{uuid}/nodes[/detail]` is served here too, by the same list handler.
+ */
 import Router from '@koa/router';
-import type { ApiState } from '../state';
+import { InvalidUuidOrName, NodeNotFound, NotAcceptable, NotFound, OperationNotPermitted } from '../../common/errors';
+import { isUuidLike } from '../ident';
+import { baseUrl } from '../links';
+import { checkPathIdent, getNodeByIdent } from '../node-lookup';
+import { repo } from '../repo-errors';
+import * as args from '../schemas/args';
+import { checkAllowFields, readQuery } from '../schemas/list-query';
+import type { ApiContext, ApiState } from '../state';
+import { V } from '../versions';
+import { nodeView } from '../views/node';
+import { loadNodeExtras } from '../views/node-extras';
+import { conductorTopic } from './node-actions/params';
+import { createNode } from './node-create';
+import { checkAllowedNodeFields, listNodes } from './node-list';
+import { patchNode } from './node-patch';
+
+export { listNodes } from './node-list';
+
+async function showNode(ctx: ApiContext, ident: string): Promise<void> {
+  const q = readQuery(ctx, ['fields']);
+  const fields = args.stringList('fields', q.fields);
+  const node = await getNodeByIdent(ctx, ident);
+  checkAllowFields(ctx, fields);
+  checkAllowedNodeFields(ctx.state.version, fields);
+  const needExtras = await loadNodeExtras(ctx, [node], fields);
+  ctx.body = nodeView(node, { base: baseUrl(ctx), version: ctx.state.version, fields }, needExtras.get(node.id) ?? {});
+}
+
+async function deleteNode(ctx: ApiContext, ident: string): Promise<void> {
+  readQuery(ctx, []);
+  const node = await getNodeByIdent(ctx, ident);
+  await conductorTopic(ctx, node, true);
+  await repo(ctx.state.deps.conductor.destroyNode(node.uuid));
+  ctx.status = 204;
+}
+
+/** GET /v1/nodes/validate?node= (or the deprecated node_uuid=). */
+async function validateByQuery(ctx: ApiContext): Promise<void> {
+  const q = readQuery(ctx, ['node', 'node_uuid']);
+  const node = args.uuidOrName('node', q.node);
+  const nodeUuid = args.uuid('node_uuid', q.node_uuid);
+  if (node !== null && ctx.state.version < V.NODE_NAME && !isUuidLike(node)) throw new NotAcceptable();
+  const ident = nodeUuid ?? node;
+  if (ident === null) {
+    if (ctx.state.version >= V.NODE_NAME) throw new InvalidUuidOrName({ name: null });
+    throw new NodeNotFound({ node: null });
+  }
+  const record = await getNodeByIdent(ctx, ident);
+  await conductorTopic(ctx, record);
+  ctx.body = await repo(ctx.state.deps.conductor.validateDriverInterfaces(record.uuid));
+}
+
+function withIdent(handler: (ctx: ApiContext, ident: string) => Promise<void>) {
+  return async (ctx: ApiContext & { params: Record<string, string> }): Promise<void> => {
+    const ident = ctx.params.node_ident;
+    checkPathIdent(ident);
+    await handler(ctx, ident);
+  };
+}
+
+function chassisList(detail: boolean) {
+  return async (ctx: ApiContext & { params: Record<string, string> }): Promise<void> => {
+    await listNodes(ctx, { chassisUuid: ctx.params.chassis_uuid }, detail);
+  };
+}
 
 export function nodesRouter(): Router<ApiState> {
-  return new Router<ApiState>();
+  const router = new Router<ApiState>();
+  router.get('/v1/nodes', (ctx) => listNodes(ctx));
+  router.post('/v1/nodes', createNode);
+  router.get('/v1/nodes/detail', (ctx) => listNodes(ctx, {}, true));
+  router.get('/v1/nodes/validate', validateByQuery);
+  router.get('/v1/nodes/:node_ident', withIdent(showNode));
+  router.patch('/v1/nodes/:node_ident', withIdent(patchNode));
+  router.delete('/v1/nodes/:node_ident', withIdent(deleteNode));
+  router.get('/v1/chassis/:chassis_uuid/nodes', chassisList(false));
+  router.get('/v1/chassis/:chassis_uuid/nodes/detail', chassisList(true));
+  router.get('/v1/chassis/:chassis_uuid/nodes/:node_ident', () => { throw new OperationNotPermitted(); });
+  router.delete('/v1/nodes/:node_ident/*rest', () => { throw new NotFound(); });
+  return router;
 }

@@ -1,6 +1,148 @@
+/**
+ * /v1/portgroups (portgroup.py PortgroupsController, 1.23+): list, detail, show, the ports
+ * sub-collection (1.24+), and the writes in portgroups-write.ts. `listPortgroups` also serves
+ * /v1/nodes/{id}/portgroups.
+ */
 import Router from '@koa/router';
-import type { ApiState } from '../state';
+import {
+  HttpError, HTTPNotFound, InvalidParameterValue, NotAcceptable, NotFound,
+} from '../../common/errors';
+import type { PortgroupRecord } from '../../db/models';
+import * as portgroupsRepo from '../../db/repositories/portgroups';
+import { collection } from '../collection';
+import { baseUrl } from '../links';
+import { getNodeByIdent } from '../node-lookup';
+import { nodeUuidsOf } from '../port-refs';
+import { repo } from '../repo-errors';
+import * as args from '../schemas/args';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import type { ApiContext, ApiState } from '../state';
+import { V } from '../versions';
+import { portgroupDict, portgroupView } from '../views/portgroup';
+import { sanitize } from '../views/resource-dict';
+import { getPortgroupByIdent } from './portgroup-lookup';
+import { createPortgroup, deletePortgroup, patchPortgroup } from './portgroups-write';
+import { listPorts } from './ports';
+
+const DEFAULT_FIELDS = ['uuid', 'address', 'name'];
+const INVALID_SORT_KEYS = ['extra', 'internal_info', 'properties'];
+
+export function requirePortgroups(ctx: ApiContext): void {
+  if (ctx.state.version < V.PORTGROUP) throw new NotFound();
+}
+
+/** check_allowed_portgroup_fields: mode/properties need 1.26. */
+export function checkAllowedPortgroupFields(ctx: ApiContext, fields: string[] | null): void {
+  if (fields === null) return;
+  if ((fields.includes('mode') || fields.includes('properties')) && ctx.state.version < V.PORTGROUP_MODE_PROPERTIES) {
+    throw new NotAcceptable();
+  }
+}
+
+interface ListArgs {
+  node: string | null; address: string | null; marker: string | null; limit: number | null; sortKey: string;
+  sortDir: string; fields: string[] | null; detail: boolean | null; rawDetail: string | undefined;
+}
+
+function parseListArgs(ctx: ApiContext, detailPath: boolean): ListArgs {
+  const q = readQuery(ctx, detailPath ? ['node', 'address', 'marker', 'limit', 'sort_key', 'sort_dir']
+    : ['node', 'address', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
+  return {
+    node: args.uuidOrName('node', q.node),
+    address: args.macAddress('address', q.address),
+    marker: args.uuid('marker', q.marker),
+    limit: args.integer('limit', q.limit),
+    sortKey: args.string('sort_key', q.sort_key) ?? 'id',
+    sortDir: args.string('sort_dir', q.sort_dir) ?? 'asc',
+    fields: args.stringList('fields', q.fields),
+    detail: args.boolean('detail', q.detail),
+    rawDetail: q.detail,
+  };
+}
+
+/** GET /v1/portgroups[/detail], or a node's portgroups when `parentNode` is given. */
+export async function listPortgroups(ctx: ApiContext, parentNode: string | null = null, detailPath = false): Promise<void> {
+  const a = parseListArgs(ctx, detailPath);
+  requirePortgroups(ctx);
+  if (parentNode) a.node = parentNode;
+  let fields: string[] | null = null;
+  if (!detailPath) checkAllowedPortgroupFields(ctx, a.fields);
+  checkAllowedPortgroupFields(ctx, [a.sortKey]);
+  if (!detailPath) fields = returnFields(ctx, a.fields, a.detail, a.rawDetail, DEFAULT_FIELDS);
+  const limit = validateLimit(ctx, a.limit);
+  const sortDir = validateSortDir(a.sortDir);
+  const db = ctx.state.deps.db;
+  if (a.marker) await repo(portgroupsRepo.get(db, a.marker));
+  if (INVALID_SORT_KEYS.includes(a.sortKey)) {
+    throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
+  }
+  const page = { limit, marker: a.marker ?? undefined, sortKey: a.sortKey, sortDir };
+  let groups: PortgroupRecord[];
+  if (a.node) {
+    const node = await getNodeByIdent(ctx, a.node);
+    groups = await repo(portgroupsRepo.list(db, { node_id: node.id }, page));
+  } else if (a.address) {
+    const pg = await repo(portgroupsRepo.getByAddress(db, a.address));
+    groups = pg ? [pg] : [];
+  } else {
+    groups = await repo(portgroupsRepo.list(db, {}, page));
+  }
+  const base = baseUrl(ctx);
+  const nodes = await nodeUuidsOf(ctx, groups);
+  const items = groups.map((pg) => portgroupDict(base, pg, pg.node_id !== null ? nodes.get(pg.node_id) ?? null : null));
+  if (fields !== null && items.length > 0) {
+    const invalid = [...new Set(fields.filter((f) => !(f in items[0])))];
+    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
+  }
+  ctx.body = collection(ctx, 'portgroups', items as { uuid?: unknown }[], {
+    limit, resource: detailPath ? 'portgroups/detail' : 'portgroups', nextArgs: nextArgs(a.sortKey, sortDir, fields, a.detail),
+  });
+  for (const item of items) sanitize(item, fields);
+}
+
+async function showPortgroup(ctx: ApiContext): Promise<void> {
+  const q = readQuery(ctx, ['fields']);
+  const ident = args.uuidOrName('portgroup_ident', ctx.params.ident)!;
+  const fields = args.stringList('fields', q.fields);
+  requirePortgroups(ctx);
+  const pg = await getPortgroupByIdent(ctx, ident);
+  checkAllowedPortgroupFields(ctx, fields);
+  const nodes = await nodeUuidsOf(ctx, [pg]);
+  ctx.body = portgroupView(baseUrl(ctx), pg, pg.node_id !== null ? nodes.get(pg.node_id) ?? null : null, fields);
+}
+
+const routingNotFound = (): HttpError => new HttpError(404, 'Not Found', '');
+
+/**
+ * PortgroupsController._lookup, which pecan runs before any /v1/portgroups/{ident} handler: below 1.23
+ * a bare 404, an ident that is neither UUID nor name a 400, both webob-shaped.
+ */
+async function lookupGuard(ctx: ApiContext, next: () => Promise<unknown>): Promise<void> {
+  if (ctx.state.version < V.PORTGROUP) throw routingNotFound();
+  const ident = ctx.params.ident;
+  if (!args.isValidLogicalName(ident) && !args.isUuidLike(ident)) {
+    throw new HttpError(400, 'Bad Request', `Expected UUID or name for portgroup: ${ident}`);
+  }
+  await next();
+}
+
+function portsOfPortgroup(detail: boolean) {
+  return async (ctx: ApiContext): Promise<void> => {
+    if (ctx.state.version < V.PORTGROUP_SUBRESOURCES) throw routingNotFound();
+    await listPorts(ctx, { portgroup: ctx.params.ident }, detail);
+  };
+}
 
 export function portgroupsRouter(): Router<ApiState> {
-  return new Router<ApiState>();
+  const router = new Router<ApiState>();
+  router.get('/v1/portgroups', (ctx) => listPortgroups(ctx));
+  router.get('/v1/portgroups/detail', (ctx) => listPortgroups(ctx, null, true));
+  router.get('/v1/portgroups/:ident', lookupGuard, showPortgroup);
+  router.get('/v1/portgroups/:ident/detail', lookupGuard, () => { throw new HTTPNotFound(); });
+  router.get('/v1/portgroups/:ident/ports', lookupGuard, portsOfPortgroup(false));
+  router.get('/v1/portgroups/:ident/ports/detail', lookupGuard, portsOfPortgroup(true));
+  router.post('/v1/portgroups', createPortgroup);
+  router.patch('/v1/portgroups/:ident', lookupGuard, patchPortgroup);
+  router.delete('/v1/portgroups/:ident', lookupGuard, deletePortgroup);
+  return router;
 }

@@ -1,6 +1,191 @@
+/**
+ * /v1/ports (port.py PortsController): list, detail, show, and the writes in ports-write.ts.
+ * `listPorts` also serves /v1/portgroups/{id}/ports and /v1/nodes/{id}/ports.
+ */
 import Router from '@koa/router';
-import type { ApiState } from '../state';
+import { HTTPNotFound, InvalidParameterValue, NotAcceptable, OperationNotPermitted, PortgroupNotFound } from '../../common/errors';
+import type { PortRecord } from '../../db/models';
+import * as portsRepo from '../../db/repositories/ports';
+import type { PortFilters } from '../../db/repositories/ports';
+import { collection } from '../collection';
+import { baseUrl } from '../links';
+import { getNodeByIdent } from '../node-lookup';
+import { portRefsOf } from '../port-refs';
+import { repo } from '../repo-errors';
+import * as args from '../schemas/args';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import type { ApiContext, ApiState } from '../state';
+import { V } from '../versions';
+import { portDict, portView, sanitizePort } from '../views/port';
+import { getPortgroupByIdent } from './portgroup-lookup';
+import { createPort, deletePort, patchPort } from './ports-write';
+
+const DEFAULT_FIELDS = ['uuid', 'address'];
+const INVALID_SORT_KEYS = ['extra', 'internal_info', 'local_link_connection'];
+const ADVANCED_NET_FIELDS = ['pxe_enabled', 'local_link_connection'];
+
+/** _check_allowed_port_fields: port fields (or body keys) newer than the request's version are a 406. */
+export function checkAllowedPortFields(ctx: ApiContext, fields: Iterable<string> | Record<string, unknown> | null): void {
+  if (fields === null) return;
+  const v = ctx.state.version;
+  const names = new Set(Symbol.iterator in Object(fields) ? fields as Iterable<string> : Object.keys(fields));
+  if (v < V.PORT_ADVANCED_NET_FIELDS && ADVANCED_NET_FIELDS.some((f) => names.has(f))) throw new NotAcceptable();
+  if (names.has('portgroup_uuid') && v < V.PORTGROUP_SUBRESOURCES) throw new NotAcceptable();
+  if (names.has('physical_network') && v < V.PORT_PHYSICAL_NETWORK) throw new NotAcceptable();
+  if (names.has('is_smartnic') && v < V.SMARTNIC_PORT) throw new NotAcceptable();
+  if (names.has('local_link_connection/network_type') && v < V.LOCAL_LINK_NETWORK_TYPE) throw new NotAcceptable();
+  if (!(Symbol.iterator in Object(fields))) {
+    const llc = (fields as Record<string, unknown>).local_link_connection;
+    if (llc && typeof llc === 'object' && 'network_type' in llc && v < V.LOCAL_LINK_NETWORK_TYPE) throw new NotAcceptable();
+  }
+}
+
+export interface PortListParent {
+  node?: string;
+  portgroup?: string;
+}
+
+const LIST_ARGS = ['node', 'node_uuid', 'address', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'portgroup', 'detail', 'shard'];
+const DETAIL_ARGS = ['node', 'node_uuid', 'address', 'marker', 'limit', 'sort_key', 'sort_dir', 'portgroup', 'shard'];
+
+interface ListArgs {
+  node: string | null; nodeUuid: string | null; address: string | null; marker: string | null; limit: number | null;
+  sortKey: string; sortDir: string; fields: string[] | null; portgroup: string | null; detail: boolean | null;
+  rawDetail: string | undefined; shard: string[] | null;
+}
+
+function parseListArgs(ctx: ApiContext, accepted: string[]): ListArgs {
+  const q = readQuery(ctx, accepted);
+  return {
+    node: args.uuidOrName('node', q.node),
+    nodeUuid: args.uuid('node_uuid', q.node_uuid),
+    address: args.macAddress('address', q.address),
+    marker: args.uuid('marker', q.marker),
+    limit: args.integer('limit', q.limit),
+    sortKey: args.string('sort_key', q.sort_key) ?? 'id',
+    sortDir: args.string('sort_dir', q.sort_dir) ?? 'asc',
+    fields: args.stringList('fields', q.fields),
+    portgroup: args.uuidOrName('portgroup', q.portgroup),
+    detail: args.boolean('detail', q.detail),
+    rawDetail: q.detail,
+    shard: args.stringList('shard', q.shard),
+  };
+}
+
+function checkCommonListArgs(ctx: ApiContext, a: ListArgs): void {
+  checkAllowedPortFields(ctx, [a.sortKey]);
+  if (a.portgroup && ctx.state.version < V.PORTGROUP_SUBRESOURCES) throw new NotAcceptable();
+  if (a.shard !== null && ctx.state.version < V.SHARDS) {
+    throw new NotAcceptable(`Request not acceptable. The minimal required API version should be 1.${V.SHARDS}`);
+  }
+}
+
+function checkNodeArg(ctx: ApiContext, a: ListArgs): void {
+  if (!a.nodeUuid && a.node && ctx.state.version < V.NODE_NAME && !args.isUuidLike(a.node)) throw new NotAcceptable();
+}
+
+/**
+ * check_port_list_policy's lookups: a parent portgroup is found by UUID only, and a parent node by
+ * UUID only too, its absence reported (as Ironic does) as PortgroupNotFound of the parent portgroup.
+ */
+async function checkParentExists(ctx: ApiContext, parent: PortListParent): Promise<void> {
+  const db = ctx.state.deps.db;
+  if (parent.portgroup) {
+    const pg = await db.knex('portgroups').where({ uuid: parent.portgroup }).first('id');
+    if (!pg) throw new PortgroupNotFound({ portgroup: parent.portgroup });
+  } else if (parent.node) {
+    const node = await db.knex('nodes').where({ uuid: parent.node }).first('id');
+    if (!node) throw new PortgroupNotFound({ portgroup: null });
+  }
+}
+
+/** GET /v1/ports, or a parent's ports list; `detailPath` for /detail. */
+export async function listPorts(ctx: ApiContext, parent: PortListParent = {}, detailPath = false): Promise<void> {
+  const a = parseListArgs(ctx, detailPath ? DETAIL_ARGS : LIST_ARGS);
+  await checkParentExists(ctx, parent);
+  if (parent.node) a.node = parent.node;
+  if (parent.portgroup) a.portgroup = parent.portgroup;
+  let fields: string[] | null = null;
+  if (!detailPath) {
+    checkAllowFields(ctx, a.fields);
+    checkAllowedPortFields(ctx, a.fields);
+  }
+  checkCommonListArgs(ctx, a);
+  if (!detailPath) fields = returnFields(ctx, a.fields, a.detail, a.rawDetail, DEFAULT_FIELDS);
+  checkNodeArg(ctx, a);
+  // Ironic links the next page under /v1/ports whatever the parent resource.
+  await portsCollection(ctx, a, fields, detailPath ? 'ports/detail' : 'ports');
+}
+
+async function portsCollection(ctx: ApiContext, a: ListArgs, fields: string[] | null, resource: string): Promise<void> {
+  const limit = validateLimit(ctx, a.limit);
+  const sortDir = validateSortDir(a.sortDir);
+  const db = ctx.state.deps.db;
+  if (a.marker) await repo(portsRepo.get(db, a.marker));
+  if (INVALID_SORT_KEYS.includes(a.sortKey)) {
+    throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
+  }
+  const nodeIdent = a.nodeUuid ?? a.node;
+  if ([nodeIdent, a.portgroup, a.shard && a.shard.length ? a.shard : null].filter((x) => x).length > 1) {
+    throw new OperationNotPermitted();
+  }
+  const page = { limit, marker: a.marker ?? undefined, sortKey: a.sortKey, sortDir };
+  let ports: PortRecord[];
+  if (a.portgroup) {
+    const pg = await getPortgroupByIdent(ctx, a.portgroup);
+    ports = await repo(portsRepo.list(db, { portgroup_id: pg.id }, page));
+  } else if (nodeIdent) {
+    const node = await getNodeByIdent(ctx, nodeIdent);
+    ports = await repo(portsRepo.list(db, { node_id: node.id }, page));
+  } else if (a.address) {
+    const port = await repo(portsRepo.getByAddress(db, a.address));
+    ports = port ? [port] : [];
+  } else {
+    const filters: PortFilters = a.shard && a.shard.length ? { shard_in: a.shard } : {};
+    ports = await repo(portsRepo.list(db, filters, page));
+  }
+  ctx.body = await portsBody(ctx, ports, limit, fields, resource, nextArgs(a.sortKey, sortDir, fields, a.detail));
+}
+
+async function portsBody(ctx: ApiContext, ports: PortRecord[], limit: number, fields: string[] | null, resource: string,
+  next: [string, string][]): Promise<Record<string, unknown>> {
+  const base = baseUrl(ctx);
+  const refsOf = await portRefsOf(ctx, ports);
+  const items: Record<string, unknown>[] = [];
+  for (const port of ports) {
+    const refs = refsOf(port);
+    // A port whose node vanished after the query was deleted with it: Ironic skips it.
+    if (refs.nodeUuid === null) continue;
+    items.push(portDict(base, port, refs));
+  }
+  if (fields !== null && items.length > 0) {
+    const invalid = fields.filter((f) => !(f in items[0]));
+    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${[...new Set(invalid)].join(', ')}" are not valid`);
+  }
+  const body = collection(ctx, 'ports', items as { uuid?: unknown }[], { limit, resource, nextArgs: next });
+  for (const item of items) sanitizePort(item, ctx.state.version, fields);
+  return body;
+}
+
+async function showPort(ctx: ApiContext): Promise<void> {
+  const q = readQuery(ctx, ['fields']);
+  const uuid = args.uuid('port_uuid', ctx.params.port_uuid)!;
+  const fields = args.stringList('fields', q.fields);
+  const port = await repo(portsRepo.get(ctx.state.deps.db, uuid));
+  checkAllowFields(ctx, fields);
+  checkAllowedPortFields(ctx, fields);
+  const refs = (await portRefsOf(ctx, [port]))(port);
+  ctx.body = portView(baseUrl(ctx), port, refs, ctx.state.version, fields);
+}
 
 export function portsRouter(): Router<ApiState> {
-  return new Router<ApiState>();
+  const router = new Router<ApiState>();
+  router.get('/v1/ports', (ctx) => listPorts(ctx));
+  router.get('/v1/ports/detail', (ctx) => listPorts(ctx, {}, true));
+  router.get('/v1/ports/:port_uuid', showPort);
+  router.get('/v1/ports/:port_uuid/detail', () => { throw new HTTPNotFound(); });
+  router.post('/v1/ports', createPort);
+  router.patch('/v1/ports/:port_uuid', patchPort);
+  router.delete('/v1/ports/:port_uuid', deletePort);
+  return router;
 }

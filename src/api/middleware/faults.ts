@@ -17,7 +17,6 @@ function webobBody(err: HttpError): string {
 
 function render(ctx: Context, status: number, body: string): void {
   ctx.status = status;
-  ctx.type = 'application/json';
   ctx.body = body;
 }
 

@@ -1,0 +1,199 @@
+/**
+ * PUT /v1/nodes/{ident}/states/provision (NodeStatesController.provision of Ironic 21.4.4): verb
+ * version gates, the state-machine check against Ironic 21.4.4's machine, configdrive / steps /
+ * rescue password / disable_ramdisk rules in Ironic's order, then the conductor call. ironic-ts adds
+ * `extra_data`: an object handed untouched to the deploy (DeployRequest.extraData).
+ */
+import { BadRequest, InvalidParameterValue, InvalidStateRequested, NodeInMaintenance, NodeLocked, NotAcceptable }
+  from '../../../common/errors';
+import type { DeployRequest, Step } from '../../../rpc/conductor-api';
+import { getNodeByIdent } from '../../node-lookup';
+import { repo } from '../../repo-errors';
+import * as args from '../../schemas/args';
+import type { Schema } from '../../schemas/jsonschema';
+import { bestMatch, iterErrors } from '../../schemas/jsonschema';
+import { CLEAN_STEPS_SCHEMA, CONFIGDRIVE_SCHEMA, DEPLOY_STEPS_SCHEMA } from '../../schemas/node';
+import type { ApiContext } from '../../state';
+import { V } from '../../versions';
+import { ClientSideError } from '../node-errors';
+import { accepted, conductorTopic, nodeIdentArg, nodeLocation, readArgs, typesArg } from './params';
+
+type Ctx = ApiContext & { params: Record<string, string> };
+
+/** states.VERBS of Ironic 21.4.4: API target → state-machine event (others pass through). */
+const VERBS: Readonly<Record<string, string>> = {
+  active: 'deploy', deploy: 'deploy', deleted: 'delete', undeploy: 'delete', manage: 'manage', provide: 'provide',
+  inspect: 'inspect', abort: 'abort', clean: 'clean', adopt: 'adopt', rescue: 'rescue', unrescue: 'unrescue',
+};
+
+/** MIN_VERB_VERSIONS. */
+const MIN_VERB_VERSIONS: Readonly<Record<string, number>> = {
+  manage: V.MANAGEABLE_STATE, provide: V.MANAGEABLE_STATE, inspect: V.INSPECT_STATE, abort: V.ABORT_OPERATION,
+  clean: V.MANUAL_CLEANING, adopt: V.ADOPTION, rescue: V.RESCUE_INTERFACE, unrescue: V.RESCUE_INTERFACE,
+  deploy: V.DEPLOY_UNDEPLOY_VERBS, undeploy: V.DEPLOY_UNDEPLOY_VERBS,
+};
+
+/** The events Ironic 21.4.4's machine accepts from each state (API-triggerable ones). */
+const ACTIONABLE: Readonly<Record<string, readonly string[]>> = {
+  active: ['delete', 'rescue', 'rebuild'], 'adopt failed': ['manage', 'adopt'], available: ['deploy', 'manage'],
+  'clean failed': ['manage'], 'clean wait': ['abort'], cleaning: ['manage'], deleting: ['clean'],
+  'deploy failed': ['deploy', 'delete', 'rebuild'], enroll: ['manage'], error: ['delete', 'rebuild'],
+  'inspect failed': ['manage', 'inspect'], 'inspect wait': ['abort'], manageable: ['provide', 'inspect', 'clean', 'adopt'],
+  rescue: ['delete', 'rescue', 'unrescue'], 'rescue failed': ['delete', 'rescue', 'unrescue'],
+  'rescue wait': ['delete', 'abort'], 'unrescue failed': ['delete', 'rescue', 'unrescue'], 'wait call-back': ['delete'],
+};
+
+const PROVISION_ACTIONS = ['manage', 'provide', 'abort', 'adopt'];
+const B64_ALPHABET = /^[A-Za-z0-9+/=\n\r\t ]*$/;
+
+function isEmpty(value: unknown): boolean {
+  return args.pyStr(value) === '' || value === null || value === undefined || value === false
+    || (Array.isArray(value) && value.length === 0)
+    || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+}
+
+/** The first line of str(ValidationError): jsonschema's message (the verbose schema dump is not reproduced). */
+function schemaMessage(value: unknown, schema: Schema): string | null {
+  return bestMatch(iterErrors(value, schema))?.message ?? null;
+}
+
+function checkConfigdrive(ctx: ApiContext, target: string, configdrive: unknown): void {
+  if (isEmpty(configdrive)) return;
+  const allowed = ['active'];
+  if (ctx.state.version >= V.REBUILD_CONFIG_DRIVE) allowed.push('rebuild');
+  if (!allowed.includes(target)) {
+    throw new ClientSideError(`Adding a config drive is only supported when setting provision state to ${allowed.join(', ')}`);
+  }
+  const problem = schemaMessage(configdrive, CONFIGDRIVE_SCHEMA);
+  if (problem !== null) throw new ClientSideError(`Invalid configdrive format: ${problem}`);
+  if (typeof configdrive === 'object') {
+    if (ctx.state.version < V.BUILD_CONFIGDRIVE) {
+      throw new ClientSideError(`Providing a JSON object for configdrive is only supported starting with API version 1.${V.BUILD_CONFIGDRIVE}`);
+    }
+    if ('vendor_data' in (configdrive as object) && ctx.state.version < V.CONFIGDRIVE_VENDOR_DATA) {
+      throw new ClientSideError(`Providing vendor_data in configdrive is only supported starting with API version 1.${V.CONFIGDRIVE_VENDOR_DATA}`);
+    }
+  } else if (typeof configdrive === 'string' && !configdrive.includes('://') && !B64_ALPHABET.test(configdrive)) {
+    throw new ClientSideError('Invalid configdrive format: it is neither a JSON, nor a URL, nor a base64 string');
+  }
+}
+
+function checkSteps(steps: unknown, kind: 'clean' | 'deploy', schema: Schema): void {
+  const problem = schemaMessage(steps, schema);
+  if (problem !== null) throw new InvalidParameterValue(`Invalid ${kind}_steps: ${problem}`);
+}
+
+interface ProvisionArgs {
+  target: string;
+  configdrive: unknown;
+  cleanSteps: unknown[] | null;
+  deploySteps: unknown[] | null;
+  rescuePassword: string | null;
+  disableRamdisk: boolean | null;
+  extraData: Record<string, unknown> | null;
+}
+
+function readProvisionArgs(ctx: Ctx): ProvisionArgs {
+  const ident = ctx.params.node_ident;
+  const a = readArgs(ctx, [
+    { name: 'target', validate: args.string, required: true },
+    { name: 'configdrive', validate: typesArg(['NoneType', 'dict', 'str']) },
+    { name: 'clean_steps', validate: typesArg(['NoneType', 'list']) },
+    { name: 'deploy_steps', validate: typesArg(['NoneType', 'list']) },
+    { name: 'rescue_password', validate: args.string },
+    { name: 'disable_ramdisk', validate: args.boolean },
+    { name: 'extra_data', validate: typesArg(['NoneType', 'dict']) },
+  ], () => nodeIdentArg(ident));
+  return {
+    target: a.target as string,
+    configdrive: a.configdrive ?? null,
+    cleanSteps: (a.clean_steps ?? null) as unknown[] | null,
+    deploySteps: (a.deploy_steps ?? null) as unknown[] | null,
+    rescuePassword: (a.rescue_password ?? null) as string | null,
+    disableRamdisk: (a.disable_ramdisk ?? null) as boolean | null,
+    extraData: (a.extra_data ?? null) as Record<string, unknown> | null,
+  };
+}
+
+/** Everything Ironic checks between the state-machine test and the conductor call. */
+function checkRequest(ctx: ApiContext, a: ProvisionArgs, provisionState: string | null): void {
+  checkConfigdrive(ctx, a.target, a.configdrive);
+  if (a.disableRamdisk !== null) {
+    if (ctx.state.version < V.DISABLE_RAMDISK) throw new NotAcceptable('disable_ramdisk is not acceptable in this API version');
+    if (a.target !== 'clean') throw new BadRequest('disable_ramdisk is supported only with manual cleaning');
+  }
+  if (!isEmpty(a.cleanSteps) && a.target !== 'clean') {
+    throw new ClientSideError('"clean_steps" is only valid when setting target provision state to clean');
+  }
+  if (!isEmpty(a.deploySteps)) {
+    if (ctx.state.version < V.DEPLOY_STEPS_IN_PROVISION) {
+      throw new NotAcceptable(`Request not acceptable. The minimal required API version should be 1.${V.DEPLOY_STEPS_IN_PROVISION}`);
+    }
+    if (a.target !== 'active' && a.target !== 'rebuild') {
+      throw new ClientSideError('"deploy_steps" is only valid when setting target provision state to active or rebuild');
+    }
+  }
+  if (a.rescuePassword !== null && a.target !== 'rescue') {
+    throw new ClientSideError('"rescue_password" is only valid when setting target provision state to rescue');
+  }
+  if (a.extraData !== null && !['active', 'rebuild', 'deploy'].includes(a.target)) {
+    throw new ClientSideError('"extra_data" is only valid when setting target provision state to active, rebuild or deploy');
+  }
+  if (provisionState === 'inspect wait' && a.target === 'abort' && ctx.state.version < V.INSPECT_ABORT) {
+    throw new NotAcceptable();
+  }
+}
+
+/** _do_provision_action: the conductor call for the verb. */
+async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promise<void> {
+  const c = ctx.state.deps.conductor;
+  const t = a.target;
+  if (t === 'active' || t === 'rebuild' || t === 'deploy') {
+    if (!isEmpty(a.deploySteps)) checkSteps(a.deploySteps, 'deploy', DEPLOY_STEPS_SCHEMA);
+    const request: DeployRequest = { rebuild: t === 'rebuild' };
+    if (!isEmpty(a.configdrive)) request.configdrive = a.configdrive as DeployRequest['configdrive'];
+    if (!isEmpty(a.deploySteps)) request.deploySteps = a.deploySteps as Step[];
+    if (a.extraData !== null) request.extraData = a.extraData;
+    await repo(c.doNodeDeploy(uuid, request));
+  } else if (t === 'unrescue') {
+    await repo(c.doNodeUnrescue(uuid));
+  } else if (t === 'rescue') {
+    if (!a.rescuePassword || !a.rescuePassword.trim()) {
+      throw new ClientSideError('A non-empty "rescue_password" is required when setting target provision state to rescue');
+    }
+    await repo(c.doNodeRescue(uuid, a.rescuePassword));
+  } else if (t === 'deleted' || t === 'undeploy') {
+    await repo(c.doNodeTearDown(uuid));
+  } else if (t === 'inspect') {
+    await repo(c.inspectHardware(uuid));
+  } else if (t === 'clean') {
+    if (isEmpty(a.cleanSteps)) throw new ClientSideError('"clean_steps" is required when setting target provision state to clean');
+    checkSteps(a.cleanSteps, 'clean', CLEAN_STEPS_SCHEMA);
+    await repo(c.doNodeClean(uuid, a.cleanSteps as Step[], a.disableRamdisk ?? undefined));
+  } else if (PROVISION_ACTIONS.includes(t)) {
+    await repo(c.doProvisioningAction(uuid, t));
+  } else {
+    throw new InvalidStateRequested(`The requested action "${t}" could not be understood.`);
+  }
+}
+
+export async function setProvisionState(ctx: Ctx): Promise<void> {
+  const ident = ctx.params.node_ident;
+  const a = readProvisionArgs(ctx);
+  const node = await getNodeByIdent(ctx, ident);
+  const min = MIN_VERB_VERSIONS[a.target];
+  if (min !== undefined && ctx.state.version < min) throw new NotAcceptable();
+  if ((a.target === 'active' || a.target === 'rebuild') && node.maintenance) {
+    throw new NodeInMaintenance({ op: 'provisioning', node: node.uuid });
+  }
+  const event = VERBS[a.target] ?? a.target;
+  if (!(ACTIONABLE[node.provision_state ?? ''] ?? []).includes(event)) {
+    if (node.reservation) throw new NodeLocked({ node: node.uuid, host: node.reservation });
+    throw new InvalidStateRequested({ action: a.target, node: node.uuid, state: node.provision_state });
+  }
+  checkRequest(ctx, a, node.provision_state);
+  await conductorTopic(ctx, node);
+  await dispatch(ctx, node.uuid, a);
+  accepted(ctx);
+  nodeLocation(ctx, ident, 'states');
+}

@@ -1,0 +1,222 @@
+/**
+ * GET /v1/nodes, /v1/nodes/detail and /v1/chassis/{uuid}/nodes[/detail] (NodesController.get_all,
+ * detail and _get_nodes_collection of Ironic 21.4.4): argument checks in Ironic's order, filters,
+ * sorting and marker paging in one query, the conductor filter applied to the page afterwards.
+ */
+import { InvalidParameterValue, NotAcceptable } from '../../common/errors';
+import { ChassisNotFound, IronicError } from '../../common/errors';
+import type { NodeRecord } from '../../db/models';
+import * as nodesRepo from '../../db/repositories/nodes';
+import type { NodeFilters } from '../../db/repositories/nodes';
+import { collection } from '../collection';
+import { baseUrl } from '../links';
+import { repo } from '../repo-errors';
+import * as args from '../schemas/args';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import type { ApiContext } from '../state';
+import { V } from '../versions';
+import { disallowedFields, nodeView } from '../views/node';
+import { conductorFor, loadNodeExtras } from '../views/node-extras';
+
+export const DEFAULT_LIST_FIELDS = ['instance_uuid', 'maintenance', 'power_state', 'provision_state', 'uuid', 'name'];
+
+const INVALID_SORT_KEYS = ['properties', 'driver_info', 'extra', 'instance_info', 'driver_internal_info',
+  'clean_step', 'deploy_step', 'raid_config', 'target_raid_config', 'traits', 'network_data'];
+
+/** The provision states Ironic 21.4.4's state machine knows (states.machine.states). */
+export const MACHINE_STATES = ['active', 'adopt failed', 'adopting', 'available', 'clean failed', 'clean wait',
+  'cleaning', 'deleting', 'deploy failed', 'deploying', 'enroll', 'error', 'inspect failed', 'inspect wait',
+  'inspecting', 'manageable', 'rescue', 'rescue failed', 'rescue wait', 'rescuing', 'unrescue failed', 'unrescuing',
+  'verifying', 'wait call-back'];
+
+const VALID_FAULTS = ['power failure', 'clean failure', 'rescue abort failure'];
+
+/** Columns (and relationships) of Ironic 21.4.4's nodes model: a list `fields=` naming anything else fails in the query. */
+const MODEL_ATTRIBUTES = new Set(['created_at', 'updated_at', 'version', 'id', 'uuid', 'instance_uuid', 'name',
+  'chassis_id', 'power_state', 'target_power_state', 'provision_state', 'target_provision_state',
+  'provision_updated_at', 'last_error', 'instance_info', 'properties', 'driver', 'driver_info', 'driver_internal_info',
+  'clean_step', 'deploy_step', 'resource_class', 'raid_config', 'target_raid_config', 'reservation',
+  'conductor_affinity', 'conductor_group', 'maintenance', 'maintenance_reason', 'fault', 'console_enabled',
+  'inspection_finished_at', 'inspection_started_at', 'extra', 'automated_clean', 'protected', 'protected_reason',
+  'owner', 'lessee', 'allocation_id', 'description', 'bios_interface', 'boot_interface', 'console_interface',
+  'deploy_interface', 'inspect_interface', 'management_interface', 'network_interface', 'raid_interface',
+  'rescue_interface', 'retired', 'retired_reason', 'network_data', 'storage_interface', 'power_interface',
+  'vendor_interface', 'boot_mode', 'secure_boot', 'shard', 'traits', 'tags']);
+
+const FILTER_ARGS = ['chassis_uuid', 'instance_uuid', 'associated', 'maintenance', 'retired', 'provision_state',
+  'marker', 'limit', 'sort_key', 'sort_dir', 'driver'];
+const LIST_ARGS = [...FILTER_ARGS, 'fields', 'resource_class', 'fault', 'conductor_group', 'detail', 'conductor', 'owner',
+  'description_contains', 'lessee', 'project', 'shard', 'sharded'];
+const DETAIL_ARGS = [...FILTER_ARGS, 'resource_class', 'fault', 'conductor_group', 'conductor', 'owner',
+  'description_contains', 'lessee', 'project', 'shard', 'sharded'];
+
+/** A failure Ironic reports as a 500 with Python's message (kept for wire compatibility). */
+const ServerFault = IronicError;
+
+interface ListArgs {
+  chassisUuid: string | null; instanceUuid: string | null; associated: boolean | null; maintenance: boolean | null;
+  retired: boolean | null; provisionState: string | null; marker: string | null; limit: number | null;
+  sortKey: string; sortDir: string; driver: string | null; fields: string[] | null; resourceClass: string | null;
+  fault: string | null; conductorGroup: string | null; detail: boolean | null; rawDetail: string | undefined;
+  conductor: string | null; owner: string | null; descriptionContains: string | null; lessee: string | null;
+  project: string | null; shard: string[] | null; sharded: boolean | null;
+}
+
+/** args.validate over the query, in get_all's parameter order. */
+function parseArgs(ctx: ApiContext, accepted: string[], chassisUuid: string | null): ListArgs {
+  const q = readQuery(ctx, accepted);
+  if (chassisUuid !== null && q.chassis_uuid !== undefined) {
+    throw new ServerFault("NodesController.get_all() got multiple values for argument 'chassis_uuid'");
+  }
+  return {
+    chassisUuid: args.uuid('chassis_uuid', chassisUuid ?? q.chassis_uuid),
+    instanceUuid: args.uuid('instance_uuid', q.instance_uuid),
+    associated: args.boolean('associated', q.associated),
+    maintenance: args.boolean('maintenance', q.maintenance),
+    retired: args.boolean('retired', q.retired),
+    provisionState: args.string('provision_state', q.provision_state),
+    marker: args.uuid('marker', q.marker),
+    limit: args.integer('limit', q.limit),
+    sortKey: args.string('sort_key', q.sort_key) ?? 'id',
+    sortDir: args.string('sort_dir', q.sort_dir) ?? 'asc',
+    driver: args.string('driver', q.driver),
+    fields: args.stringList('fields', q.fields),
+    resourceClass: args.string('resource_class', q.resource_class),
+    fault: args.string('fault', q.fault),
+    conductorGroup: args.string('conductor_group', q.conductor_group),
+    detail: args.boolean('detail', q.detail),
+    rawDetail: q.detail,
+    conductor: args.string('conductor', q.conductor),
+    owner: args.string('owner', q.owner),
+    descriptionContains: args.string('description_contains', q.description_contains),
+    lessee: args.string('lessee', q.lessee),
+    project: args.string('project', q.project),
+    shard: args.stringList('shard', q.shard),
+    sharded: args.boolean('sharded', q.sharded),
+  };
+}
+
+function minimal(min: number): IronicError {
+  return new NotAcceptable(`Request not acceptable. The minimal required API version should be 1.${min}`);
+}
+
+/** check_allowed_fields: a field newer than the request's version is a 406. */
+export function checkAllowedNodeFields(version: number, fields: readonly string[] | null): void {
+  if (fields === null) return;
+  for (const field of disallowedFields(version)) if (fields.includes(field)) throw new NotAcceptable();
+}
+
+function checkFilterVersions(ctx: ApiContext, a: ListArgs, detailPath: boolean): void {
+  const v = ctx.state.version;
+  if (!detailPath) {
+    checkAllowFields(ctx, a.fields);
+    checkAllowedNodeFields(v, a.fields);
+    checkAllowedNodeFields(v, [a.sortKey]);
+  }
+  if (a.provisionState !== null) {
+    if (v < V.PROVISION_STATE_FILTER) throw new NotAcceptable();
+    if (!MACHINE_STATES.includes(a.provisionState)) {
+      throw new InvalidParameterValue(`Provision state "${a.provisionState}" is not valid`);
+    }
+  }
+  if (a.driver !== null && v < V.DRIVER_FILTER) throw minimal(V.DRIVER_FILTER);
+  if (a.resourceClass !== null && v < V.RESOURCE_CLASS) throw minimal(V.RESOURCE_CLASS);
+  if (a.fault !== null) {
+    if (v < V.FAULT) throw minimal(V.FAULT);
+    if (!VALID_FAULTS.includes(a.fault)) {
+      throw new InvalidParameterValue(`Unrecognized fault "${a.fault}" is specified, allowed faults are ` +
+        `('power failure', 'clean failure', 'rescue abort failure')`);
+    }
+  }
+  if (a.conductorGroup !== null && v < V.CONDUCTOR_GROUP) throw minimal(V.CONDUCTOR_GROUP);
+  if (detailPath) {
+    if (a.owner !== null && v < V.OWNER) throw minimal(V.OWNER);
+    if (a.lessee !== null && v < V.LESSEE) throw minimal(V.LESSEE);
+    checkAllowedNodeFields(v, [a.sortKey]);
+  }
+  if (a.conductor !== null && v < V.CONDUCTORS) throw minimal(V.CONDUCTORS);
+  if (!detailPath) {
+    if (a.owner !== null && v < V.OWNER) throw minimal(V.OWNER);
+    if (a.lessee !== null && v < V.LESSEE) throw minimal(V.LESSEE);
+  }
+  if (a.shard !== null && v < V.SHARDS) throw minimal(V.SHARDS);
+  if (a.sharded !== null && v < V.SHARDS) throw minimal(V.SHARDS);
+}
+
+async function chassisIdFor(ctx: ApiContext, chassisUuid: string): Promise<number> {
+  const row = await ctx.state.deps.db.knex('chassis').select('id').where({ uuid: chassisUuid }).first() as
+    { id: number } | undefined;
+  if (!row) throw new ChassisNotFound({ chassis: chassisUuid });
+  return Number(row.id);
+}
+
+async function buildFilters(ctx: ApiContext, a: ListArgs): Promise<NodeFilters> {
+  const f: NodeFilters = {};
+  if (a.maintenance !== null) f.maintenance = a.maintenance;
+  if (a.chassisUuid !== null) f.chassis_id = await chassisIdFor(ctx, a.chassisUuid);
+  if (a.associated !== null) f.associated = a.associated;
+  if (a.provisionState !== null) f.provision_state = a.provisionState;
+  if (a.driver !== null) f.driver = a.driver;
+  if (a.resourceClass !== null) f.resource_class = a.resourceClass;
+  if (a.fault !== null) f.fault = a.fault;
+  if (a.conductorGroup !== null) f.conductor_group = a.conductorGroup;
+  if (a.owner !== null) f.owner = a.owner;
+  if (a.lessee !== null) f.lessee = a.lessee;
+  if (a.shard !== null) f.shard_in = a.shard;
+  if (a.project !== null) f.project = a.project;
+  if (a.descriptionContains !== null) f.description_contains = a.descriptionContains;
+  if (a.retired !== null) f.retired = a.retired;
+  if (a.instanceUuid !== null) f.instance_uuid = a.instanceUuid;
+  if (a.sharded !== null) f.sharded = a.sharded;
+  return f;
+}
+
+function checkModelFields(fields: string[] | null): void {
+  for (const field of fields ?? []) {
+    if (!MODEL_ATTRIBUTES.has(field)) throw new ServerFault(`type object 'Node' has no attribute '${field}'`);
+  }
+}
+
+export interface NodeListParent {
+  /** Set for /v1/chassis/{chassis_uuid}/nodes. */
+  chassisUuid?: string;
+}
+
+/** The handler behind every node list route; `detailPath` for the /detail variants. */
+export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, detailPath = false): Promise<void> {
+  const a = parseArgs(ctx, detailPath ? DETAIL_ARGS : LIST_ARGS, parent.chassisUuid ?? null);
+  checkFilterVersions(ctx, a, detailPath);
+  const fields = detailPath ? null : returnFields(ctx, a.fields, a.detail, a.rawDetail, DEFAULT_LIST_FIELDS);
+  const limit = validateLimit(ctx, a.limit);
+  const sortDir = validateSortDir(a.sortDir);
+  if (INVALID_SORT_KEYS.includes(a.sortKey)) {
+    throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
+  }
+  if (a.marker !== null) await repo(nodesRepo.get(ctx.state.deps.db, a.marker));
+  const filters = await buildFilters(ctx, a);
+  checkModelFields(fields);
+  let nodes: NodeRecord[] = await repo(nodesRepo.list(ctx.state.deps.db, filters, {
+    limit, marker: a.marker ?? undefined, sortKey: a.sortKey, sortDir,
+    withoutRelations: fields !== null && !fields.includes('traits'),
+  }));
+  if (a.conductor !== null) nodes = await filterByConductor(ctx, nodes, a.conductor);
+  const extras = await loadNodeExtras(ctx, nodes, fields);
+  const opts = { base: baseUrl(ctx), version: ctx.state.version, fields };
+  const items = nodes.map((n) => nodeView(n, opts, extras.get(n.id) ?? {}));
+  const extra: [string, string][] = [];
+  if (a.associated) extra.push(['associated', 'True']);
+  if (a.maintenance) extra.push(['maintenance', 'True']);
+  if (a.retired) extra.push(['retired', 'True']);
+  ctx.body = collection(ctx, 'nodes', items as { uuid?: unknown }[], {
+    // instance_uuid is unique: Ironic never offers a next page for it.
+    limit: a.instanceUuid ? 0 : limit,
+    resource: detailPath ? 'nodes/detail' : 'nodes',
+    nextArgs: nextArgs(a.sortKey, sortDir, fields, a.detail, extra),
+  });
+}
+
+async function filterByConductor(ctx: ApiContext, nodes: NodeRecord[], host: string): Promise<NodeRecord[]> {
+  const hosts = await Promise.all(nodes.map((n) => conductorFor(ctx, n)));
+  return nodes.filter((_, i) => hosts[i] === host);
+}
+

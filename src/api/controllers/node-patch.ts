@@ -1,0 +1,159 @@
+/**
+ * PATCH /v1/nodes/{ident} (NodesController.patch of Ironic 21.4.4): the patch document and its
+ * paths checked before the node is loaded, then Ironic's state rules, the patch applied to the
+ * node's dict, the result re-validated, and only the changed fields sent to the conductor.
+ */
+import { Invalid, NotAcceptable } from '../../common/errors';
+import type { NodeRecord } from '../../db/models';
+import * as nodesRepo from '../../db/repositories/nodes';
+import { applyJsonPatch, PatchOp } from '../jsonpatch';
+import { baseUrl } from '../links';
+import { getNodeByIdent, NodeRecord as LoadedNode } from '../node-lookup';
+import { repo } from '../repo-errors';
+import * as args from '../schemas/args';
+import { NODE_DESCRIPTION_MAX_LENGTH, NODE_PATCH_RESULT_SCHEMA, validateNodeBody } from '../schemas/node';
+import { readQuery } from '../schemas/list-query';
+import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
+import type { ApiContext } from '../state';
+import { V } from '../versions';
+import { disallowedFields, nodeView } from '../views/node';
+import { loadNodeExtras } from '../views/node-extras';
+import { chassisIdForBody, checkNamesAcceptable } from './node-create';
+import { ClientSideError } from './node-errors';
+import { bodyOrEmpty, conductorTopic } from './node-actions/params';
+
+export const PATCH_ALLOWED_FIELDS = ['automated_clean', 'bios_interface', 'boot_interface', 'chassis_uuid',
+  'conductor_group', 'console_interface', 'deploy_interface', 'description', 'driver', 'driver_info', 'extra',
+  'inspect_interface', 'instance_info', 'instance_uuid', 'lessee', 'maintenance', 'management_interface', 'name',
+  'network_data', 'network_interface', 'owner', 'power_interface', 'properties', 'protected', 'protected_reason',
+  'raid_interface', 'rescue_interface', 'resource_class', 'retired', 'retired_reason', 'shard', 'storage_interface',
+  'vendor_interface'];
+
+/** Ironic 21.4.4's UPDATE_ALLOWED_STATES (no servicing states yet). */
+const UPDATE_ALLOWED_STATES = ['deploy failed', 'inspecting', 'inspect failed', 'inspect wait', 'clean failed', 'error',
+  'verifying', 'adopt failed', 'rescue failed', 'unrescue failed'];
+
+/** The Node object fields of Ironic 21.4.4 (as_dict keys), besides traits. */
+const OBJECT_FIELDS = ['id', 'uuid', 'name', 'chassis_id', 'instance_uuid', 'driver', 'driver_info',
+  'driver_internal_info', 'clean_step', 'deploy_step', 'raid_config', 'target_raid_config', 'instance_info',
+  'properties', 'reservation', 'conductor_affinity', 'conductor_group', 'power_state', 'target_power_state',
+  'provision_state', 'provision_updated_at', 'target_provision_state', 'maintenance', 'maintenance_reason', 'fault',
+  'console_enabled', 'last_error', 'resource_class', 'inspection_finished_at', 'inspection_started_at', 'extra',
+  'automated_clean', 'protected', 'protected_reason', 'allocation_id', 'bios_interface', 'boot_interface',
+  'console_interface', 'deploy_interface', 'inspect_interface', 'management_interface', 'network_interface',
+  'power_interface', 'raid_interface', 'rescue_interface', 'storage_interface', 'vendor_interface', 'owner', 'lessee',
+  'description', 'retired', 'retired_reason', 'network_data', 'boot_mode', 'secure_boot', 'shard', 'created_at',
+  'updated_at'];
+
+const DICT_FIELDS = new Set(['driver_info', 'driver_internal_info', 'clean_step', 'deploy_step', 'raid_config',
+  'target_raid_config', 'instance_info', 'properties', 'extra', 'network_data']);
+
+function validatePatch(ctx: ApiContext, patch: PatchOp[], resetInterfaces: boolean | null): void {
+  checkAllowedPatchFields(patch, PATCH_ALLOWED_FIELDS);
+  for (const field of disallowedFields(ctx.state.version)) {
+    if (patchValues(patch, `/${field}`).length > 0) throw new NotAcceptable();
+  }
+  if (patchValues(patch, '/traits').length > 0) {
+    throw new Invalid('Cannot update node traits via node patch. Node traits should be updated via the node traits API.');
+  }
+  if (resetInterfaces && patchValues(patch, '/driver').length === 0) {
+    throw new Invalid("The reset_interfaces parameter can only be used when changing the node's driver.");
+  }
+  const description = patchValues(patch, '/description');
+  if (description.length > 0 && typeof description[0] === 'string' && [...description[0]].length > NODE_DESCRIPTION_MAX_LENGTH) {
+    throw new Invalid(`Cannot update node with description exceeding ${NODE_DESCRIPTION_MAX_LENGTH} characters`);
+  }
+}
+
+async function checkNodeState(ctx: ApiContext, node: NodeRecord, patch: PatchOp[], ident: string): Promise<void> {
+  const onlyRemovesInstance = patch.length === 1 && patch[0].op === 'remove' && patch[0].path === '/instance_uuid'
+    && Object.keys(patch[0]).length === 2;
+  if (node.maintenance && onlyRemovesInstance) return;
+  if (node.target_provision_state && !UPDATE_ALLOWED_STATES.includes(node.provision_state ?? '')) {
+    throw new ClientSideError(`Node ${ident} can not be updated while a state transition is in progress.`, 409);
+  }
+  if (node.provision_state === 'inspecting' && ctx.state.version >= V.INSPECT_WAIT) {
+    throw new ClientSideError(`Cannot update node "${node.uuid}" while it is in state "inspecting".`, 409);
+  }
+  if (patchValues(patch, '/owner').length > 0 && node.allocation_id) {
+    const alloc = await ctx.state.deps.db.knex('allocations').select('owner').where({ id: node.allocation_id }).first() as
+      { owner: string | null } | undefined;
+    if (alloc && alloc.owner !== null) {
+      throw new ClientSideError(`Cannot update owner of node "${node.uuid}" while it is allocated to an allocation with an  owner.`, 409);
+    }
+  }
+}
+
+function asDict(node: LoadedNode, chassisUuid: string | null): Record<string, unknown> {
+  const record = node as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  // Ironic's JSON columns never hold NULL (None is stored as {}).
+  for (const field of OBJECT_FIELDS) out[field] = record[field] ?? (DICT_FIELDS.has(field) ? {} : null);
+  out.traits = node.traits.map((t) => t.trait);
+  out.chassis_uuid = chassisUuid;
+  return out;
+}
+
+async function chassisUuidOf(ctx: ApiContext, chassisId: number | null): Promise<string | null> {
+  if (chassisId === null) return null;
+  const row = await ctx.state.deps.db.knex('chassis').select('uuid').where({ id: chassisId }).first() as
+    { uuid: string } | undefined;
+  return row?.uuid ?? null;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/** _update_changed_fields: the schema fields whose patched value differs from the node's. */
+async function changedFields(ctx: ApiContext, node: LoadedNode, patched: Record<string, unknown>):
+  Promise<Partial<NodeRecord>> {
+  const chassisId = await chassisIdForBody(ctx, patched.chassis_uuid);
+  const group = patched.conductor_group;
+  if (typeof group !== 'string') {
+    throw new ClientSideError(group === undefined ? "'conductor_group'" : "'NoneType' object has no attribute 'lower'", 500);
+  }
+  patched.conductor_group = group.toLowerCase();
+  if (patched.protected === null || patched.protected === undefined) patched.protected = false;
+  const record = node as unknown as Record<string, unknown>;
+  const changes: Record<string, unknown> = {};
+  const schemaFields = Object.keys(NODE_PATCH_RESULT_SCHEMA.properties ?? {});
+  for (const field of OBJECT_FIELDS) {
+    if (field === 'chassis_id') {
+      if (!sameValue(record.chassis_id, chassisId)) changes.chassis_id = chassisId;
+    } else if (schemaFields.includes(field)) {
+      const value = patched[field] ?? null;
+      if (!sameValue(record[field], value)) changes[field] = value;
+    }
+  }
+  if (node.chassis_id && changes.chassis_id === null && ctx.state.version < V.UNSET_CHASSIS) throw new NotAcceptable();
+  return changes as Partial<NodeRecord>;
+}
+
+export async function patchNode(ctx: ApiContext, ident: string): Promise<void> {
+  const q = readQuery(ctx, ['reset_interfaces']);
+  const resetInterfaces = args.boolean('reset_interfaces', q.reset_interfaces);
+  const patch = readPatch(bodyOrEmpty(ctx));
+  if (resetInterfaces !== null && ctx.state.version < V.RESET_INTERFACES) throw new NotAcceptable();
+  validatePatch(ctx, patch, resetInterfaces);
+  const node = await getNodeByIdent(ctx, ident);
+  await checkNodeState(ctx, node, patch, ident);
+  const names = patchValues(patch, '/name');
+  if (names.length > 0) {
+    checkNamesAcceptable(ctx, names, (name) => `Node ${ident}: Cannot change name to invalid name '${name}'`);
+  }
+  const doc = applyJsonPatch(asDict(node, await chassisUuidOf(ctx, node.chassis_id)), patch);
+  const schemaFields = NODE_PATCH_RESULT_SCHEMA.properties ?? {};
+  for (const key of Object.keys(doc)) if (!(key in schemaFields)) delete doc[key];
+  const patched = validateNodeBody('patch', doc, NODE_PATCH_RESULT_SCHEMA);
+  const changes = await changedFields(ctx, node, patched);
+  const target = { ...node, ...changes };
+  await conductorTopic(ctx, { uuid: node.uuid, driver: target.driver, conductor_group: target.conductor_group }, true);
+  if ('driver' in changes && node.console_enabled) {
+    throw new ClientSideError(`Node ${ident} can not update the driver while the console is enabled. Please stop the console first.`, 409);
+  }
+  await repo(ctx.state.deps.conductor.updateNode(node.uuid, changes, resetInterfaces ?? undefined));
+  const fresh = await repo(nodesRepo.get(ctx.state.deps.db, node.uuid));
+  const extras = await loadNodeExtras(ctx, [fresh], null);
+  ctx.body = nodeView(fresh, { base: baseUrl(ctx), version: ctx.state.version, fields: null }, extras.get(fresh.id) ?? {});
+}

@@ -1,0 +1,146 @@
+/**
+ * Ironic's argument validators (ironic/common/args.py) with their messages: each takes the argument
+ * name and raw value, returns the converted value, and throws InvalidParameterValue when it does not fit.
+ */
+import { InvalidParameterValue } from '../../common/errors';
+import { pyRepr } from '../pyrepr';
+import { schemaErrorMessage, Schema } from './jsonschema';
+
+export type Validator<T = unknown> = (name: string, value: unknown) => T;
+
+/** Python's str() of a JSON value, as `%s` formats it in the messages. */
+export function pyStr(value: unknown): string {
+  return typeof value === 'string' ? value : pyRepr(value);
+}
+
+/** oslo uuidutils.is_uuid_like: what uuid.UUID() accepts and round-trips (urn:uuid:, braces, any dashes). */
+export function isUuidLike(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const hex = value.replace(/urn:/g, '').replace(/uuid:/g, '').replace(/^[{}]+|[{}]+$/g, '').replace(/-/g, '');
+  return /^[0-9a-fA-F]{32}$/.test(hex);
+}
+
+const LOGICAL_NAME_RE = /^[A-Za-z0-9\-._~]+$/;
+
+export function isValidLogicalName(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 255 && LOGICAL_NAME_RE.test(value);
+}
+
+const MAC_RE = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}\n?$/;
+
+export function isValidMac(value: unknown): value is string {
+  return typeof value === 'string' && MAC_RE.test(value.toLowerCase());
+}
+
+export function string(name: string, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') throw new InvalidParameterValue(`Expected string for ${name}: ${pyStr(value)}`);
+  return value;
+}
+
+const TRUE_WORDS = ['1', 't', 'true', 'on', 'y', 'yes'];
+const FALSE_WORDS = ['0', 'f', 'false', 'off', 'n', 'no'];
+const ACCEPTED = [...TRUE_WORDS, ...FALSE_WORDS].sort().map((w) => `'${w}'`).join(', ');
+
+/** oslo strutils.bool_from_string(strict=True). */
+export function boolean(name: string, value: unknown): boolean | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value;
+  const text = pyStr(value).trim().toLowerCase();
+  if (TRUE_WORDS.includes(text)) return true;
+  if (FALSE_WORDS.includes(text)) return false;
+  throw new InvalidParameterValue(`Invalid ${name}: Unrecognized value ${pyRepr(pyStr(value))}, acceptable values are: ${ACCEPTED}`);
+}
+
+export function uuid(name: string, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (!isUuidLike(value)) throw new InvalidParameterValue(`Expected UUID for ${name}: ${pyStr(value)}`);
+  return value;
+}
+
+export function logicalName(name: string, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (!isValidLogicalName(value)) throw new InvalidParameterValue(`Expected name for ${name}: ${pyStr(value)}`);
+  return value;
+}
+
+export function uuidOrName(name: string, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (!isValidLogicalName(value) && !isUuidLike(value)) {
+    throw new InvalidParameterValue(`Expected UUID or name for ${name}: ${pyStr(value)}`);
+  }
+  return value as string;
+}
+
+/** Comma-separated, trimmed, lower-cased, de-duplicated, order kept. */
+export function stringList(name: string, value: unknown): string[] | null {
+  const text = string(name, value);
+  if (text === null) return null;
+  const items: string[] = [];
+  for (const part of text.split(',')) {
+    const norm = part.trim().toLowerCase();
+    if (norm && !items.includes(norm)) items.push(norm);
+  }
+  return items;
+}
+
+/** Python int(): optional sign and surrounding whitespace, underscores between digits. */
+export function integer(name: string, value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' && Number.isFinite(value)) return Math.trunc(value);
+  if (typeof value === 'string' && /^\s*[+-]?\d+(_\d+)*\s*$/.test(value)) return Number.parseInt(value.replace(/_/g, ''), 10);
+  throw new InvalidParameterValue(`Expected an integer for ${name}: ${pyStr(value)}`);
+}
+
+export function macAddress(name: string, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (!isValidMac(value)) throw new InvalidParameterValue(`Expected valid MAC address for ${name}: ${pyStr(value)}`);
+  return value.toLowerCase();
+}
+
+export function schema(s: Schema): Validator {
+  return (name, value) => {
+    if (value === null || value === undefined) return value;
+    const message = schemaErrorMessage(name, value, s);
+    if (message !== null) throw new InvalidParameterValue(message);
+    return value;
+  };
+}
+
+/** Python's str() of a type tuple in `Expected types <class 'dict'> for NAME: VALUE`. */
+export function dictType(name: string, value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidParameterValue(`Expected types <class 'dict'> for ${name}: ${pyStr(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** args.dict_valid: runs each validator on its key when present, replacing the value. */
+export function dictValid(validators: Record<string, Validator>): Validator<Record<string, unknown> | null> {
+  return (name, value) => {
+    if (value === null || value === undefined) return null;
+    const dict = dictType(name, value);
+    for (const [key, validate] of Object.entries(validators)) {
+      if (key in dict) dict[key] = validate(key, dict[key]);
+    }
+    return dict;
+  };
+}
+
+export function andValid(...validators: Validator[]): Validator {
+  return (name, value) => validators.reduce((v, validate) => validate(name, v), value);
+}
+
+export function orValid(...validators: Validator[]): Validator {
+  return (name, value) => {
+    let last: unknown = null;
+    for (const validate of validators) {
+      try {
+        return validate(name, value);
+      } catch (e) {
+        last = e;
+      }
+    }
+    throw last;
+  };
+}

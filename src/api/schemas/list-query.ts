@@ -1,0 +1,64 @@
+/**
+ * Query-string handling shared by the list endpoints, as Ironic's args.validate and api utils do it:
+ * unknown arguments refused, limit/sort_dir checks, and the fields/detail combination rules.
+ */
+import { InvalidParameterValue, NotAcceptable } from '../../common/errors';
+import type { ApiContext } from '../state';
+import { V } from '../versions';
+
+/** The query arguments, refusing any the handler does not take ("Unexpected arguments: ..."). */
+export function readQuery(ctx: ApiContext, accepted: readonly string[]): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  const extra: string[] = [];
+  for (const [key, value] of Object.entries(ctx.query)) {
+    if (!accepted.includes(key)) extra.push(key);
+    out[key] = Array.isArray(value) ? value[value.length - 1] : value;
+  }
+  if (extra.length > 0) throw new InvalidParameterValue(`Unexpected arguments: ${extra.join(', ')}`);
+  return out;
+}
+
+/** validate_limit: [api]max_limit when absent, positive, capped at max_limit. */
+export function validateLimit(ctx: ApiContext, limit: number | null): number {
+  const max = ctx.state.deps.conf.int('api', 'max_limit');
+  if (limit === null) return max;
+  if (limit <= 0) throw new InvalidParameterValue('Limit must be positive');
+  return Math.min(max, limit);
+}
+
+export function validateSortDir(dir: string | null): 'asc' | 'desc' {
+  const value = dir ?? 'asc';
+  if (value !== 'asc' && value !== 'desc') {
+    throw new InvalidParameterValue(`Invalid sort direction: ${value}. Acceptable values are 'asc' or 'desc'`);
+  }
+  return value;
+}
+
+/** check_allow_specify_fields: `fields=` needs 1.8. */
+export function checkAllowFields(ctx: ApiContext, fields: string[] | null): void {
+  if (fields !== null && ctx.state.version < V.FIELDS_SELECTOR) throw new NotAcceptable();
+}
+
+/**
+ * get_request_return_fields: `detail` needs 1.43 (or the resource's own check), never with `fields`;
+ * neither given → the resource's default list fields.
+ */
+export function returnFields(ctx: ApiContext, fields: string[] | null, detail: boolean | null, rawDetail: string | undefined,
+  defaults: readonly string[], detailAllowed = ctx.state.version >= V.DETAIL_QUERY): string[] | null {
+  if (detail !== null && !detailAllowed) {
+    throw new InvalidParameterValue(`Invalid query parameter ?detail=${detail ? 'True' : 'False'} received.`);
+  }
+  if (fields !== null && detail) throw new InvalidParameterValue('Can not specify ?detail=True and fields in the same request.');
+  if (fields === null && !detail) return [...defaults];
+  return fields;
+}
+
+/** The arguments Ironic repeats in next links, in get_next's order: sort_key, sort_dir, extras, detail, fields. */
+export function nextArgs(sortKey: string, sortDir: string, fields: string[] | null, detail: boolean | null,
+  extra: [string, string][] = []): [string, string][] {
+  const args: [string, string][] = [['sort_key', sortKey], ['sort_dir', sortDir]];
+  args.push(...extra);
+  if (detail !== null) args.push(['detail', detail ? 'True' : 'False']);
+  if (fields && fields.length > 0) args.push(['fields', fields.join(',')]);
+  return args;
+}

@@ -1,0 +1,155 @@
+/**
+ * Request schemas for /v1/nodes (Ironic 21.4.4 node_schema / node_patch_schema / TRAITS_SCHEMA /
+ * VIF and step schemas), plus the follow-up checks Ironic applies after the schema (args.boolean,
+ * args.uuid on some fields). Declarative, so the API reference can be generated from them.
+ */
+import { V } from '../versions';
+import * as args from './args';
+import type { Schema } from './jsonschema';
+import { STANDARD_TRAITS } from './node-standard-traits';
+
+export const NODE_DESCRIPTION_MAX_LENGTH = 4096;
+
+const str: Schema = { type: ['string', 'null'] };
+const boolish: Schema = { type: ['string', 'boolean', 'null'] };
+const dict: Schema = { type: ['object', 'null'] };
+
+/** POST /v1/nodes body. Property order is Ironic's (it decides which error is reported first). */
+export const NODE_CREATE_SCHEMA: Schema = {
+  type: 'object',
+  properties: {
+    automated_clean: { ...boolish, minVersion: V.AUTOMATED_CLEAN },
+    bios_interface: { ...str, minVersion: V.BIOS_INTERFACE },
+    boot_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
+    boot_mode: { ...str, minVersion: V.BOOT_MODE },
+    chassis_uuid: str,
+    conductor_group: { ...str, minVersion: V.CONDUCTOR_GROUP },
+    console_enabled: boolish,
+    console_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
+    deploy_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
+    description: { type: ['string', 'null'], maxLength: NODE_DESCRIPTION_MAX_LENGTH, minVersion: V.DESCRIPTION },
+    driver: { type: 'string' },
+    driver_info: dict,
+    extra: dict,
+    inspect_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
+    instance_info: dict,
+    instance_uuid: str,
+    lessee: { ...str, minVersion: V.LESSEE },
+    management_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
+    maintenance: boolish,
+    name: { ...str, minVersion: V.NODE_NAME },
+    // Ironic validates non-empty network_data against its network-data JSON schema; we accept any object.
+    network_data: { type: ['object', 'null'], minVersion: V.NETWORK_DATA },
+    network_interface: { ...str, minVersion: V.NETWORK_INTERFACE },
+    owner: { ...str, minVersion: V.OWNER },
+    power_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
+    properties: dict,
+    raid_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
+    rescue_interface: { ...str, minVersion: V.RESCUE_INTERFACE },
+    resource_class: { type: ['string', 'null'], maxLength: 80, minVersion: V.RESOURCE_CLASS },
+    retired: { ...boolish, minVersion: V.RETIRED },
+    retired_reason: { ...str, minVersion: V.RETIRED },
+    secure_boot: { ...boolish, minVersion: V.BOOT_MODE },
+    shard: { ...str, minVersion: V.SHARDS },
+    storage_interface: { ...str, minVersion: V.STORAGE_INTERFACE },
+    uuid: str,
+    vendor_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
+  },
+  required: ['driver'],
+  additionalProperties: false,
+};
+
+/** The whole node after a PATCH is re-validated against this (create schema + protected fields). */
+export const NODE_PATCH_RESULT_SCHEMA: Schema = {
+  ...NODE_CREATE_SCHEMA,
+  properties: {
+    ...NODE_CREATE_SCHEMA.properties,
+    protected: { ...boolish, minVersion: V.PROTECTED },
+    protected_reason: { ...str, minVersion: V.PROTECTED },
+  },
+};
+
+export const TRAIT_SCHEMA: Schema = {
+  type: 'string', minLength: 1, maxLength: 255,
+  anyOf: [{ pattern: '^CUSTOM_[A-Z0-9_]+$' }, { enum: [...STANDARD_TRAITS] }],
+};
+
+export const TRAITS_BODY_SCHEMA: Schema = {
+  type: 'object',
+  properties: { traits: { type: 'array', items: TRAIT_SCHEMA } },
+  additionalProperties: false,
+};
+
+export const VIF_SCHEMA: Schema = {
+  type: 'object',
+  properties: { id: { type: 'string' } },
+  required: ['id'],
+};
+
+const STEP_INTERFACES = ['power', 'management', 'deploy', 'bios', 'raid'];
+
+export const CLEAN_STEPS_SCHEMA: Schema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['interface', 'step'],
+    properties: {
+      interface: { enum: STEP_INTERFACES },
+      step: { type: 'string', minLength: 1 },
+      args: { type: 'object', properties: {} },
+    },
+    additionalProperties: false,
+  },
+};
+
+export const DEPLOY_STEPS_SCHEMA: Schema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      args: { type: 'object' },
+      interface: { type: 'string', enum: STEP_INTERFACES },
+      priority: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', minLength: 1, pattern: '^[0-9]+$' }] },
+      step: { type: 'string', minLength: 1 },
+    },
+    required: ['interface', 'step', 'args', 'priority'],
+    additionalProperties: false,
+  },
+};
+
+export const CONFIGDRIVE_SCHEMA: Schema = {
+  anyOf: [
+    {
+      type: 'object',
+      properties: {
+        meta_data: { type: 'object' },
+        network_data: { type: 'object' },
+        user_data: { type: ['object', 'array', 'string', 'null'] },
+        vendor_data: { type: 'object' },
+      },
+      additionalProperties: false,
+    },
+    { type: ['string', 'null'] },
+  ],
+};
+
+const NODE_EXTRA_CHECKS: [string, 'bool' | 'uuid'][] = [['automated_clean', 'bool'], ['chassis_uuid', 'uuid'],
+  ['console_enabled', 'bool'], ['instance_uuid', 'uuid'], ['protected', 'bool'], ['maintenance', 'bool'],
+  ['retired', 'bool'], ['uuid', 'uuid']];
+
+/** NODE_VALIDATE_EXTRA: after the schema, these fields are converted/checked in this order. */
+export function validateNodeExtra(node: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...node };
+  for (const [field, kind] of NODE_EXTRA_CHECKS) {
+    if (!(field in out)) continue;
+    out[field] = kind === 'bool' ? args.boolean(field, out[field]) : args.uuid(field, out[field]);
+  }
+  return out;
+}
+
+/** node_validator / node_patch_validator: the schema, then the extra conversions. */
+export function validateNodeBody(name: string, value: unknown, schema: Schema): Record<string, unknown> {
+  args.schema(schema)(name, value);
+  if (value === null || value === undefined) return {};
+  return validateNodeExtra(value as Record<string, unknown>);
+}

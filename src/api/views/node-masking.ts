@@ -1,0 +1,72 @@
+/**
+ * Hiding secrets in node dicts as Ironic's node_sanitize does without the show_password /
+ * show_instance_secrets policies: oslo strutils.mask_dict_password on driver_info and instance_info,
+ * then configdrive, image_url and the agent token replaced outright.
+ */
+export const SECRET = '******';
+
+/** oslo.utils strutils._SANITIZE_KEYS: a key containing any of these (case-insensitively) is secret. */
+const SANITIZE_KEYS = ['adminpass', 'admin_pass', 'password', 'admin_password', 'auth_token', 'new_pass',
+  'auth_password', 'secret_uuid', 'secret', 'sys_pswd', 'token', 'configdrive', 'chappassword', 'encrypted_key',
+  'private_key', 'fernetkey', 'sslkey', 'passphrase', 'cephclusterfsid', 'octaviaheartbeatkey', 'rabbitcookie',
+  'cephmanilaclientkey', 'pacemakerremoteauthkey', 'designaterndckey', 'cephadminkey', 'heatauthencryptionkey',
+  'cephclientkey', 'keystonecredential', 'barbicansimplecryptokek', 'cephrgwkey', 'swifthashsuffix',
+  'migrationsshkey', 'cephmdskey', 'cephmonkey'];
+
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The commonest of mask_password's patterns: `key=value`, `key="value"`, `"key": "value"`, `--key value`. */
+function maskString(message: string): string {
+  const lower = message.toLowerCase();
+  let out = message;
+  for (const key of SANITIZE_KEYS) {
+    if (!lower.includes(key)) continue;
+    const k = escapeRe(key);
+    out = out
+      .replace(new RegExp(`(${k}[0-9]*\\s*=\\s*["'])[^"']*(["'])`, 'gi'), `$1${SECRET}$2`)
+      .replace(new RegExp(`(["'][^"']*${k}[0-9]*["']\\s*:\\s*u?["'])[^"']*(["'])`, 'gi'), `$1${SECRET}$2`)
+      .replace(new RegExp(`([-]{2}${k}[0-9]*\\s+)[^'"=\\s]+(\\s*)`, 'gi'), `$1${SECRET}$2`)
+      .replace(new RegExp(`(${k}[0-9]*\\s*=\\s*)[^\\s'"]+`, 'gi'), `$1${SECRET}`);
+  }
+  return out;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** strutils.mask_dict_password(d, "******"): recursive on dicts, keys by name, string values by pattern. */
+export function maskDictPassword(dict: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(dict)) {
+    if (isMapping(value)) {
+      out[key] = maskDictPassword(value);
+      continue;
+    }
+    const lower = key.toLowerCase();
+    if (SANITIZE_KEYS.some((s) => lower.includes(s))) out[key] = SECRET;
+    else out[key] = typeof value === 'string' ? maskString(value) : value;
+  }
+  return out;
+}
+
+function truthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isMapping(value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+export function maskInstanceInfo(info: Record<string, unknown>): Record<string, unknown> {
+  const out = maskDictPassword(info);
+  if (truthy(out.configdrive)) out.configdrive = SECRET;
+  if (truthy(out.image_url)) out.image_url = SECRET;
+  return out;
+}
+
+export function maskDriverInternalInfo(info: Record<string, unknown>): Record<string, unknown> {
+  if (!truthy(info.agent_secret_token)) return info;
+  return { ...info, agent_secret_token: SECRET };
+}
