@@ -3,7 +3,7 @@
  * python-jsonpatch wording in its PatchError reasons so clients see Ironic's messages.
  */
 import { InvalidParameterValue, PatchError } from '../common/errors';
-import { pyRepr } from './pyrepr';
+import { pyRepr } from '../common/pyrepr';
 
 export interface PatchOp {
   op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';

@@ -1,6 +1,26 @@
+/** POST /v1/events (event.py, 1.54+): external (Neutron) events, validated and acknowledged with 204. */
 import Router from '@koa/router';
-import type { ApiState } from '../state';
+import { HttpError, NotFound } from '../../common/errors';
+import { log } from '../../common/log';
+import { readQuery } from '../schemas/list-query';
+import { EVENTS_VALIDATOR } from '../schemas/event';
+import type { ApiContext, ApiState } from '../state';
+import { V } from '../versions';
+
+async function postEvents(ctx: ApiContext): Promise<void> {
+  readQuery(ctx, []);
+  const body = EVENTS_VALIDATOR('evts', ctx.state.body === undefined ? {} : ctx.state.body) as { events: unknown[] };
+  if (ctx.state.version < V.EVENTS) throw new NotFound();
+  // Ironic 21.4 only logs external events; nothing acts on them yet.
+  for (const e of body.events) log.debug(`Received external event: ${JSON.stringify(e)}`);
+  ctx.status = 204;
+}
 
 export function eventsRouter(): Router<ApiState> {
-  return new Router<ApiState>();
+  const router = new Router<ApiState>();
+  router.post('/v1/events', postEvents);
+  for (const verb of ['get', 'put', 'patch', 'delete'] as const) {
+    router[verb]('/v1/events', () => { throw new HttpError(405, 'Method Not Allowed', ''); });
+  }
+  return router;
 }

@@ -17,7 +17,7 @@ import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patc
 import type { ApiContext } from '../state';
 import { V } from '../versions';
 import { disallowedFields, nodeView } from '../views/node';
-import { loadNodeExtras } from '../views/node-extras';
+import { hostOfTopic, loadNodeExtras } from '../views/node-extras';
 import { chassisIdForBody, checkNamesAcceptable } from './node-create';
 import { ClientSideError } from './node-errors';
 import { bodyOrEmpty, conductorTopic } from './node-actions/params';
@@ -148,12 +148,13 @@ export async function patchNode(ctx: ApiContext, ident: string): Promise<void> {
   const patched = validateNodeBody('patch', doc, NODE_PATCH_RESULT_SCHEMA);
   const changes = await changedFields(ctx, node, patched);
   const target = { ...node, ...changes };
-  await conductorTopic(ctx, { uuid: node.uuid, driver: target.driver, conductor_group: target.conductor_group }, true);
+  const topic = await conductorTopic(ctx, { uuid: node.uuid, driver: target.driver, conductor_group: target.conductor_group }, true);
   if ('driver' in changes && node.console_enabled) {
     throw new ClientSideError(`Node ${ident} can not update the driver while the console is enabled. Please stop the console first.`, 409);
   }
   await repo(ctx.state.deps.conductor.updateNode(node.uuid, changes, resetInterfaces ?? undefined));
-  const fresh = await repo(nodesRepo.get(ctx.state.deps.db, node.uuid));
+  // Ironic answers with the node as saved under the conductor's lock, so it shows that reservation.
+  const fresh = { ...await repo(nodesRepo.get(ctx.state.deps.db, node.uuid)), reservation: hostOfTopic(topic) };
   const extras = await loadNodeExtras(ctx, [fresh], null);
   ctx.body = nodeView(fresh, { base: baseUrl(ctx), version: ctx.state.version, fields: null }, extras.get(fresh.id) ?? {});
 }

@@ -1,6 +1,40 @@
+/** GET /v1/shards (shard.py, 1.82+): node counts per shard, largest first ("None" for unsharded nodes). */
 import Router from '@koa/router';
-import type { ApiState } from '../state';
+import { defineError, HttpError } from '../../common/errors';
+import type { ApiContext, ApiState } from '../state';
+import { V } from '../versions';
+
+/** pecan.abort(404) inside an exposed method renders as a fault with webob's text. */
+const ShardNotFound = defineError('HTTPNotFound', 404, 'The resource could not be found.');
+const ServerError = defineError('TypeError', 500, 'Server error.');
+
+function requireShards(ctx: ApiContext): void {
+  if (ctx.state.version >= V.SHARDS) return;
+  const msg = 'The API version does not allow shards';
+  throw ctx.method === 'GET' ? new HttpError(404, 'Not Found', msg) : new HttpError(405, 'Method Not Allowed', msg);
+}
+
+async function listShards(ctx: ApiContext): Promise<void> {
+  requireShards(ctx);
+  const unexpected = Object.keys(ctx.query)[0];
+  // get_all takes no arguments and is not wrapped by args.validate, so Python itself refuses them.
+  if (unexpected !== undefined) throw new ServerError(`ShardController.get_all() got an unexpected keyword argument '${unexpected}'`);
+  const rows = await ctx.state.deps.db.knex('nodes').select('shard').count({ n: 'id' }).groupBy('shard') as
+    Array<{ shard: string | null; n: number | string }>;
+  const shards = rows.map((r) => ({ name: r.shard === null ? 'None' : r.shard, count: Number(r.n) }));
+  shards.sort((a, b) => b.count - a.count);
+  ctx.body = { shards };
+}
 
 export function shardsRouter(): Router<ApiState> {
-  return new Router<ApiState>();
+  const router = new Router<ApiState>();
+  router.get('/v1/shards', listShards);
+  router.get('/v1/shards/:name', (ctx) => {
+    requireShards(ctx);
+    throw new ShardNotFound();
+  });
+  for (const verb of ['post', 'put', 'patch', 'delete'] as const) {
+    router[verb]('/v1/shards', (ctx) => { requireShards(ctx); throw new HttpError(405, 'Method Not Allowed', ''); });
+  }
+  return router;
 }

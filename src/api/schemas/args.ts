@@ -3,7 +3,7 @@
  * name and raw value, returns the converted value, and throws InvalidParameterValue when it does not fit.
  */
 import { InvalidParameterValue } from '../../common/errors';
-import { pyRepr } from '../pyrepr';
+import { pyRepr } from '../../common/pyrepr';
 import { schemaErrorMessage, Schema } from './jsonschema';
 
 export type Validator<T = unknown> = (name: string, value: unknown) => T;

@@ -2,7 +2,7 @@
  * The subset of JSON Schema (draft 4) Ironic's request schemas use, reporting the error python-jsonschema
  * 4.10 would pick (best_match relevance) with its exact message, so clients see Ironic's faultstrings.
  */
-import { pyRepr } from '../pyrepr';
+import { pyRepr } from '../../common/pyrepr';
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 

@@ -20,11 +20,15 @@ async function uuidsById(ctx: ApiContext, table: 'chassis' | 'allocations', ids:
   return out;
 }
 
+/** The conductor host in an RPC topic ("ironic.conductor_manager.<host>"). */
+export function hostOfTopic(topic: string): string {
+  return topic.replace(/^ironic\.conductor_manager\./, '');
+}
+
 /** The hash ring's conductor for a node, or null when none can take it (NoValidHost / TemporaryFailure). */
 export async function conductorFor(ctx: ApiContext, node: NodeRecord): Promise<string | null> {
   try {
-    // The RPC topic is "ironic.conductor_manager.<host>"; the API shows the host.
-    return (await ctx.state.deps.conductor.topicFor(node)).replace(/^ironic\.conductor_manager\./, '');
+    return hostOfTopic(await ctx.state.deps.conductor.topicFor(node));
   } catch {
     return null;
   }

@@ -98,6 +98,7 @@ export function typesArg(pyTypes: ('NoneType' | 'dict' | 'str' | 'list')[]): Arg
 /** 202 with an empty body and no Content-Type, as pecan answers an accepted action. */
 export function accepted(ctx: ApiContext): void {
   ctx.status = 202;
-  ctx.body = '';
+  // An empty Buffer, not '': string bodies get the JSON content type on the way out.
+  ctx.body = Buffer.alloc(0);
   ctx.remove('Content-Type');
 }

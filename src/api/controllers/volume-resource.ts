@@ -1,0 +1,206 @@
+/**
+ * Volume connectors and targets (volume_connector.py / volume_target.py): the two controllers differ
+ * only in schema, fields and messages, so one set of handlers serves both from a `VolumeKind`.
+ * Creates go straight to the database; updates/deletes take the node lock and need it powered off,
+ * as Ironic's conductor does.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  InvalidParameterValue, InvalidStateRequested, InvalidUUID, NodeNotFound, OperationNotPermitted, defineError,
+} from '../../common/errors';
+import type { Database } from '../../db/connection';
+import type { NodeRecord } from '../../db/models';
+import * as locks from '../../db/repositories/node-locks';
+import * as nodesRepo from '../../db/repositories/nodes';
+import type { PageOptions } from '../../db/repositories/paginate';
+import { collection } from '../collection';
+import { applyJsonPatch } from '../jsonpatch';
+import { baseUrl } from '../links';
+import { getNodeByIdent } from '../node-lookup';
+import { nodeUuidsOf } from '../port-refs';
+import { repo } from '../repo-errors';
+import * as args from '../schemas/args';
+import type { Schema } from '../schemas/jsonschema';
+import { nextArgs, readQuery, validateLimit, validateSortDir } from '../schemas/list-query';
+import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
+import type { ApiContext } from '../state';
+import { checkInvalidFields } from '../views/resource-dict';
+
+export interface VolumeRecordBase {
+  id: number;
+  uuid: string;
+  node_id: number | null;
+  created_at: Date | null;
+  updated_at: Date | null;
+}
+
+export interface VolumeKind<R extends VolumeRecordBase> {
+  /** "connector" / "target", as in messages and argument names. */
+  noun: string;
+  collection: string;
+  defaultFields: string[];
+  invalidSortKeys: string[];
+  schema: Schema;
+  validate: (name: string, value: unknown) => unknown;
+  patchAllowed: readonly string[];
+  /** Object fields a PATCH may change besides node_id (patch_update_changed_fields over the schema). */
+  updatable: string[];
+  repo: {
+    get(db: Database, ident: string | number): Promise<R>;
+    list(db: Database, filters: { node_id?: number }, page: PageOptions): Promise<R[]>;
+    create(db: Database, values: Partial<R>): Promise<R>;
+    update(db: Database, ident: string | number, values: Partial<R>): Promise<R>;
+    destroy(db: Database, ident: string | number): Promise<void>;
+  };
+  dict(base: string, record: R, nodeUuid: string | null): Record<string, unknown>;
+  sanitize(dict: Record<string, unknown>, fields: readonly string[] | null): Record<string, unknown>;
+  /** Body fields copied onto a new record (besides uuid and node_id). */
+  createFields: string[];
+}
+
+class NodeNotFoundInBody extends NodeNotFound {
+  override readonly code: number = 400;
+}
+
+/** Ironic's InvalidInput (a ClientSideError): "Invalid input for field/attribute F. Value: 'V'. " */
+const InvalidInput = defineError('InvalidInput', 400, 'Invalid input.');
+
+async function nodeUuidOf(ctx: ApiContext, r: VolumeRecordBase): Promise<string | null> {
+  return r.node_id !== null ? (await nodeUuidsOf(ctx, [r])).get(r.node_id) ?? null : null;
+}
+
+/** check_volume_list_policy: a parent node is looked up by UUID only. */
+async function checkParentNode(ctx: ApiContext, parentNode: string | null): Promise<void> {
+  if (!parentNode) return;
+  const row = await ctx.state.deps.db.knex('nodes').where({ uuid: parentNode }).first('id');
+  if (!row) throw new NodeNotFound({ node: parentNode });
+}
+
+export async function listVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
+  parentNode: string | null = null): Promise<void> {
+  const q = readQuery(ctx, ['node', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
+  let node = args.uuidOrName('node', q.node);
+  const marker = args.uuid('marker', q.marker);
+  const rawLimit = args.integer('limit', q.limit);
+  const sortKey = args.string('sort_key', q.sort_key) ?? 'id';
+  const rawDir = args.string('sort_dir', q.sort_dir) ?? 'asc';
+  let fields = args.stringList('fields', q.fields);
+  const detail = args.boolean('detail', q.detail);
+  await checkParentNode(ctx, parentNode);
+  if (fields === null && !detail) fields = [...kind.defaultFields];
+  if (fields && fields.length && detail) throw new InvalidParameterValue("Can't fetch a subset of fields with 'detail' set");
+  const limit = validateLimit(ctx, rawLimit);
+  const sortDir = validateSortDir(rawDir);
+  const db = ctx.state.deps.db;
+  if (marker) await repo(kind.repo.get(db, marker));
+  if (kind.invalidSortKeys.includes(sortKey)) {
+    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
+  }
+  if (parentNode) node = parentNode;
+  const filters = node ? { node_id: (await getNodeByIdent(ctx, node)).id } : {};
+  const rows = await repo(kind.repo.list(db, filters, { limit, marker: marker ?? undefined, sortKey, sortDir }));
+  const nodes = await nodeUuidsOf(ctx, rows);
+  const base = baseUrl(ctx);
+  const items = rows.map((r) => kind.dict(base, r, r.node_id !== null ? nodes.get(r.node_id) ?? null : null));
+  if (fields !== null && items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
+  ctx.body = collection(ctx, kind.collection, items as { uuid?: unknown }[], {
+    limit, resource: `volume/${kind.collection}`, nextArgs: nextArgs(sortKey, sortDir, fields, detail ? true : null),
+  });
+  for (const item of items) kind.sanitize(item, fields);
+}
+
+export async function showVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
+  parentNode: string | null = null): Promise<void> {
+  const q = readQuery(ctx, ['fields']);
+  const uuid = args.uuid(`${kind.noun}_uuid`, ctx.params.uuid)!;
+  const fields = args.stringList('fields', q.fields);
+  const record = await repo(kind.repo.get(ctx.state.deps.db, uuid));
+  if (parentNode) throw new OperationNotPermitted();
+  const dict = kind.dict(baseUrl(ctx), record, await nodeUuidOf(ctx, record));
+  checkInvalidFields(fields, Object.keys(dict));
+  ctx.body = kind.sanitize(dict, fields);
+}
+
+export async function createVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
+  parentNode: string | null = null): Promise<void> {
+  readQuery(ctx, []);
+  const body = kind.validate(kind.noun, ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null;
+  if (body === null) throw new TypeError("'NoneType' object has no attribute 'get'");
+  const nodeUuid = body.node_uuid as string;
+  const node = await ctx.state.deps.db.knex('nodes').where({ uuid: nodeUuid }).first('id') as { id: number } | undefined;
+  if (!node) throw new InvalidInput(`Invalid input for field/attribute node_uuid. Value: '${nodeUuid}'. `);
+  if (parentNode) throw new OperationNotPermitted();
+  const values: Record<string, unknown> = { uuid: (body.uuid as string | null) || randomUUID(), node_id: node.id };
+  for (const field of kind.createFields) if (field in body) values[field] = body[field];
+  const created = await repo(kind.repo.create(ctx.state.deps.db, values as Partial<R>));
+  ctx.status = 201;
+  ctx.set('Location', `${baseUrl(ctx)}/v1/volume/${kind.collection}/${created.uuid}`);
+  ctx.body = kind.sanitize(kind.dict(baseUrl(ctx), created, nodeUuid), null);
+}
+
+/** The conductor's guard for volume changes: the node locked by us and powered off. */
+async function underPoweredOffNode<T>(ctx: ApiContext, nodeId: number, action: string, fn: () => Promise<T>): Promise<T> {
+  const db = ctx.state.deps.db;
+  const host = ctx.state.deps.conf.str('DEFAULT', 'host');
+  const node = await repo(locks.reserve(db, nodeId, host));
+  try {
+    if (node.power_state !== 'power off') {
+      throw new InvalidStateRequested({ action, node: node.uuid, state: node.power_state });
+    }
+    return await fn();
+  } finally {
+    await locks.release(db, nodeId, host).catch(() => undefined);
+  }
+}
+
+async function patchedNode(ctx: ApiContext, ident: unknown, current: NodeRecord): Promise<NodeRecord> {
+  if (ident === current.uuid) return current;
+  try {
+    return await repo(nodesRepo.get(ctx.state.deps.db, String(ident)));
+  } catch (err) {
+    if (err instanceof NodeNotFound) throw new NodeNotFoundInBody({ node: args.pyStr(ident) });
+    throw err;
+  }
+}
+
+export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
+  parentNode: string | null = null): Promise<void> {
+  readQuery(ctx, []);
+  const uuid = args.uuid(`${kind.noun}_uuid`, ctx.params.uuid)!;
+  const patch = readPatch(ctx.state.body);
+  const db = ctx.state.deps.db;
+  const record = await repo(kind.repo.get(db, uuid));
+  let node: NodeRecord = await repo(nodesRepo.get(db, record.node_id ?? -1));
+  if (parentNode) throw new OperationNotPermitted();
+  checkAllowedPatchFields(patch, kind.patchAllowed);
+  for (const value of patchValues(patch, '/node_uuid')) {
+    if (!args.isUuidLike(value)) {
+      throw new InvalidUUID(`Expected a UUID for node_uuid, but received ${args.pyStr(value)}.`);
+    }
+  }
+  const { node_id: _nodeId, ...rest } = record as unknown as Record<string, unknown>;
+  const doc = applyJsonPatch<Record<string, unknown>>({ ...rest, node_uuid: node.uuid }, patch);
+  node = await patchedNode(ctx, doc.node_uuid, node);
+  for (const key of Object.keys(doc)) if (!(key in kind.schema.properties!)) delete doc[key];
+  kind.validate('patch', doc);
+  const changes: Record<string, unknown> = {};
+  for (const field of kind.updatable) {
+    const value = doc[field] ?? null;
+    if (JSON.stringify(value) !== JSON.stringify((record as unknown as Record<string, unknown>)[field])) changes[field] = value;
+  }
+  if (node.id !== record.node_id) changes.node_id = node.id;
+  const updated = await underPoweredOffNode(ctx, record.node_id ?? node.id, `volume ${kind.noun} update`, () =>
+    Object.keys(changes).length ? repo(kind.repo.update(db, record.id, changes as Partial<R>)) : Promise.resolve(record));
+  ctx.body = kind.sanitize(kind.dict(baseUrl(ctx), updated, node.uuid), null);
+}
+
+export async function deleteVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
+  parentNode: string | null = null): Promise<void> {
+  readQuery(ctx, []);
+  const uuid = args.uuid(`${kind.noun}_uuid`, ctx.params.uuid)!;
+  const record = await repo(kind.repo.get(ctx.state.deps.db, uuid));
+  if (parentNode) throw new OperationNotPermitted();
+  await underPoweredOffNode(ctx, record.node_id ?? -1, `volume ${kind.noun} deletion`,
+    () => repo(kind.repo.destroy(ctx.state.deps.db, record.id)));
+  ctx.status = 204;
+}

@@ -1,0 +1,144 @@
+/**
+ * Cleaning (conductor/cleaning.py): automated cleaning runs the driver's steps with priority > 0
+ * (skipped entirely when [conductor]automated_clean is off), manual cleaning runs the validated
+ * user steps and returns to manageable.
+ */
+import { InvalidStateRequested, InvalidParameterValue } from '../common/errors';
+import { log } from '../common/log';
+import * as states from '../common/states';
+import type { Step } from '../rpc/conductor-api';
+import { cleaningErrorHandler, errorText, provisioningErrorHandler, wipeCleaningInternalInfo } from './error-handlers';
+import { isActionable } from './fsm';
+import { pyRepr } from '../common/pyrepr';
+import { driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps } from './steps';
+import type { Task } from './task';
+import type { TaskManager } from './task-manager';
+
+/** utils.skip_automated_cleaning: the node's own flag wins over [conductor]automated_clean. */
+function skipAutomatedCleaning(task: Task): boolean {
+  if (task.node.automated_clean) return false;
+  if (task.node.automated_clean === null) return !task.ctx.conf.bool('conductor', 'automated_clean');
+  return true;
+}
+
+function cleaningSteps(task: Task, cleanSteps: Step[] | null, disableRamdisk: boolean): NodeStep[] {
+  if (cleanSteps !== null) return validateUserSteps(task, 'clean', cleanSteps, { disableRamdisk });
+  return sortSteps(driverSteps(task, 'clean').filter((s) => s.priority > 0)
+    .map((s) => ({ interface: s.interface, step: s.step, args: {}, priority: s.priority, abortable: s.abortable })));
+}
+
+/** Starts cleaning on a task already in `cleaning` (cleaning.do_node_clean), in Ironic's order. */
+export async function runCleaning(task: Task, cleanSteps: Step[] | null, disableRamdisk = false): Promise<void> {
+  const node = task.node;
+  const manual = cleanSteps !== null;
+  if (!manual && skipAutomatedCleaning(task)) {
+    node.clean_step = null;
+    await task.saveNode();
+    await task.processEvent('done');
+    const how = node.automated_clean === false ? 'API' : 'configuration';
+    log.info(`Automated cleaning is disabled via ${how}, node ${node.uuid} has been successfully moved to AVAILABLE state`);
+    return;
+  }
+  if (!task.ctx.conf.bool('conductor', 'allow_provisioning_in_maintenance') && node.maintenance) {
+    await cleaningErrorHandler(task, 'Cleaning a node in maintenance mode is not allowed', { tearDownCleaning: false });
+    return;
+  }
+  try {
+    await task.driver.power.validate(task);
+    if (!disableRamdisk) await task.driver.network.validate(task);
+  } catch (err) {
+    if (!(err instanceof InvalidParameterValue)) throw err;
+    await cleaningErrorHandler(task, `Validation of node ${node.uuid} for cleaning failed: ${errorText(err)}`);
+    return;
+  }
+  wipeCleaningInternalInfo(task);
+  if (manual) {
+    node.driver_internal_info = { ...(node.driver_internal_info ?? {}), clean_steps: cleanSteps,
+      cleaning_disable_ramdisk: disableRamdisk };
+  }
+  await task.saveNode();
+  let prepared: string | null = null;
+  try {
+    if (!disableRamdisk) prepared = await task.driver.deploy.prepareCleaning(task);
+  } catch (err) {
+    await cleaningErrorHandler(task, `Failed to prepare node ${node.uuid} for cleaning: ${errorText(err)}`);
+    return;
+  }
+  if (prepared === states.CLEANWAIT) {
+    await task.processEvent('wait', { targetState: manual ? states.MANAGEABLE : null });
+    return;
+  }
+  let steps: NodeStep[];
+  try {
+    steps = cleaningSteps(task, cleanSteps, disableRamdisk);
+  } catch (err) {
+    await cleaningErrorHandler(task, `Cannot clean node ${node.uuid}: ${errorText(err)}`);
+    return;
+  }
+  node.clean_step = {};
+  node.driver_internal_info = { ...(node.driver_internal_info ?? {}), clean_steps: steps, clean_step_index: null };
+  await task.saveNode();
+  await continueCleanSteps(task, 0);
+}
+
+/** do_next_clean_step: runs steps from `index`, then `done` (automated) or `manage` (manual). */
+export async function continueCleanSteps(task: Task, index: number): Promise<void> {
+  const node = task.node;
+  const steps = ((node.driver_internal_info ?? {}).clean_steps ?? []) as NodeStep[];
+  const manual = node.target_provision_state === states.MANAGEABLE;
+  for (let i = index; i < steps.length; i++) {
+    const step = steps[i];
+    node.clean_step = { ...step };
+    node.driver_internal_info = { ...(node.driver_internal_info ?? {}), clean_step_index: i };
+    await task.saveNode();
+    let result: unknown;
+    try {
+      result = await executeStep(task, step);
+    } catch (err) {
+      const msg = `Node ${node.uuid} failed step ${pyRepr(step)}: ${errorText(err)}`;
+      await cleaningErrorHandler(task, msg);
+      return;
+    }
+    if (result === states.CLEANWAIT) {
+      await task.processEvent('wait');
+      return;
+    }
+  }
+  node.clean_step = null;
+  wipeCleaningInternalInfo(task);
+  await task.saveNode();
+  try {
+    await task.driver.deploy.tearDownCleaning(task);
+  } catch (err) {
+    await cleaningErrorHandler(task, `Failed to tear down from cleaning for node ${node.uuid}, reason: ${errorText(err)}`,
+      { tearDownCleaning: false });
+    return;
+  }
+  log.info(`Node ${node.uuid} cleaning complete`);
+  await task.processEvent(manual ? 'manage' : 'done');
+}
+
+/** RPC do_node_clean: manual cleaning from manageable. */
+export async function doNodeClean(tasks: TaskManager, nodeId: string, cleanSteps: Step[], disableRamdisk = false): Promise<void> {
+  await tasks.run(nodeId, { purpose: 'node manual cleaning' }, async (task) => {
+    try {
+      await task.driver.power.validate(task);
+      if (!disableRamdisk) await task.driver.network.validate(task);
+    } catch (err) {
+      if (err instanceof InvalidParameterValue) {
+        throw new InvalidParameterValue(`RPC do_node_clean failed to validate power info. Can not clean node ` +
+          `${task.node.uuid}. Error: ${err.message}`);
+      }
+      throw err;
+    }
+    if (!isActionable(task.node.provision_state, 'clean')) {
+      throw new InvalidStateRequested({ action: 'clean', node: task.node.uuid, state: task.node.provision_state });
+    }
+    await task.processEvent('clean', {
+      spawn: (t) => runCleaning(t, cleanSteps, disableRamdisk),
+      errHandler: provisioningErrorHandler,
+      targetState: states.MANAGEABLE,
+    });
+  });
+}
+

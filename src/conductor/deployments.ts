@@ -1,0 +1,140 @@
+/**
+ * Deployment (conductor/deployments.py): validation, configdrive storage in instance_info,
+ * deploy steps from the driver, deploy templates matching instance traits and the request,
+ * then `done` -> active (or `wait` when a step continues asynchronously).
+ */
+import {
+  IronicError, InstanceDeployFailure, InvalidParameterValue, InvalidStateRequested, NodeInMaintenance, NodeProtected,
+} from '../common/errors';
+import { log } from '../common/log';
+import * as states from '../common/states';
+import { templatesByNames } from '../db/repositories/conductor-trait-queries';
+import type { DeployRequest, Step } from '../rpc/conductor-api';
+import { deployingErrorHandler, errorText, provisioningErrorHandler, wipeDeployInternalInfo } from './error-handlers';
+import { isActionable } from './fsm';
+import { pyRepr } from '../common/pyrepr';
+import { driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps } from './steps';
+import type { Task } from './task';
+import type { TaskManager } from './task-manager';
+
+export function validateNodeForDeploy(task: Task, event: string): void {
+  if (task.node.maintenance) throw new NodeInMaintenance({ op: 'provisioning', node: task.node.uuid });
+  if (event === 'rebuild' && task.node.protected) throw new NodeProtected({ node: task.node.uuid });
+  if (!isActionable(task.node.provision_state, event)) {
+    throw new InvalidStateRequested({ action: event, node: task.node.uuid, state: task.node.provision_state });
+  }
+}
+
+/** Steps requested through deploy templates whose names are in instance_info.traits. */
+async function templateSteps(task: Task): Promise<Step[]> {
+  const traits = (task.node.instance_info ?? {}).traits;
+  const names = Array.isArray(traits) ? traits.map(String) : [];
+  const templates = await templatesByNames(task.ctx.db, names);
+  return templates.flatMap((t) => t.steps.map((s) => ({ interface: s.interface, step: s.step, args: s.args, priority: s.priority })));
+}
+
+/** Driver steps with priority overridden by templates/user steps, enabled ones sorted. */
+async function deploymentSteps(task: Task, userSteps: Step[]): Promise<NodeStep[]> {
+  const requested = [...await templateSteps(task), ...userSteps];
+  const validated = validateUserSteps(task, 'deploy', requested, { skipMissing: true });
+  const byId = new Map<string, NodeStep>();
+  for (const s of driverSteps(task, 'deploy')) {
+    byId.set(`${s.interface}.${s.step}`, { interface: s.interface, step: s.step, args: {}, priority: s.priority });
+  }
+  for (const s of validated) byId.set(`${s.interface}.${s.step}`, s);
+  return sortSteps([...byId.values()].filter((s) => s.priority > 0));
+}
+
+export async function doNodeDeploy(tasks: TaskManager, nodeId: string, req: DeployRequest): Promise<void> {
+  const event = req.rebuild ? 'rebuild' : 'deploy';
+  await tasks.run(nodeId, { purpose: 'node deployment' }, async (task) => {
+    validateNodeForDeploy(task, event);
+    try {
+      await task.driver.power.validate(task);
+      await task.driver.deploy.validate(task);
+      validateUserSteps(task, 'deploy', [...await templateSteps(task), ...(req.deploySteps ?? [])], {
+        skipMissing: true, errorPrefix: 'Validation of deploy steps from "deploy steps" argument failed.',
+      });
+    } catch (err) {
+      if (!(err instanceof InvalidParameterValue)) throw err;
+      throw new InstanceDeployFailure(`Failed to validate deploy or power info for node ${task.node.uuid}: ${err.message}`);
+    }
+    task.extraData = req.extraData;
+    await task.processEvent(event, {
+      spawn: (t) => runDeploy(t, req),
+      errHandler: provisioningErrorHandler,
+    });
+  });
+}
+
+async function runDeploy(task: Task, req: DeployRequest): Promise<void> {
+  const node = task.node;
+  wipeDeployInternalInfo(task);
+  if (req.configdrive !== undefined && req.configdrive !== null) {
+    // Without an object store Ironic keeps the configdrive (string or dict) in instance_info.
+    node.instance_info = { ...(node.instance_info ?? {}), configdrive: req.configdrive };
+  }
+  if (req.deploySteps?.length) {
+    node.driver_internal_info = { ...(node.driver_internal_info ?? {}), user_deploy_steps: req.deploySteps };
+  }
+  await task.saveNode();
+  try {
+    await task.driver.deploy.prepare(task);
+  } catch (err) {
+    const userMsg = err instanceof IronicError
+      ? `Failed to prepare to deploy: ${errorText(err)}` : `Failed to prepare to deploy. Exception: ${errorText(err)}`;
+    await deployingErrorHandler(task, `Error while preparing to deploy to node ${node.uuid}: ${errorText(err)}`, userMsg, false);
+    return;
+  }
+  let steps: NodeStep[];
+  try {
+    steps = await deploymentSteps(task, req.deploySteps ?? []);
+  } catch (err) {
+    await deployingErrorHandler(task, `Error while getting deploy steps; cannot deploy to node ${node.uuid}: ${errorText(err)}`,
+      `Cannot get deploy steps; failed to deploy: ${errorText(err)}`);
+    return;
+  }
+  if (steps.length === 0) {
+    await deployingErrorHandler(task, `Error while getting deploy steps: no steps returned for node ${node.uuid}`,
+      'No deploy steps returned by the driver');
+    return;
+  }
+  node.driver_internal_info = { ...(node.driver_internal_info ?? {}), deploy_steps: steps, deploy_step_index: null };
+  node.deploy_step = {};
+  node.conductor_affinity = task.ctx.conductorId;
+  await task.saveNode();
+  await continueDeploySteps(task, 0);
+}
+
+/** do_next_deploy_step: runs steps from `index`; pauses on a wait state; finishes with `done`. */
+export async function continueDeploySteps(task: Task, index: number): Promise<void> {
+  const node = task.node;
+  const steps = ((node.driver_internal_info ?? {}).deploy_steps ?? []) as NodeStep[];
+  for (let i = index; i < steps.length; i++) {
+    const step = steps[i];
+    node.deploy_step = { ...step };
+    node.driver_internal_info = { ...(node.driver_internal_info ?? {}), deploy_step_index: i };
+    await task.saveNode();
+    let result: unknown;
+    try {
+      result = await executeStep(task, step);
+    } catch (err) {
+      const id = `${step.interface}.${step.step}`;
+      const logmsg = `Node ${node.uuid} failed deploy step ${pyRepr(node.deploy_step)}: ${errorText(err)}`;
+      const userMsg = err instanceof IronicError
+        ? `Deploy step ${id} failed: ${errorText(err)}.`
+        : `Deploy step ${id} failed with ${err instanceof Error ? err.constructor.name : 'Exception'}: ${errorText(err)}.`;
+      if (task.node.provision_state !== states.DEPLOYFAIL) await deployingErrorHandler(task, logmsg, userMsg);
+      return;
+    }
+    if (result === states.DEPLOYWAIT) {
+      await task.processEvent('wait');
+      return;
+    }
+  }
+  node.deploy_step = null;
+  wipeDeployInternalInfo(task);
+  await task.saveNode();
+  await task.processEvent('done');
+  log.info(`Successfully deployed node ${node.uuid} with instance ${node.instance_uuid}.`);
+}

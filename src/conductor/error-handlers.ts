@@ -1,0 +1,144 @@
+/**
+ * What happens to a node when work on it fails (conductor/utils.py *_error_handler): the
+ * last_error texts, node_history events, fault/maintenance flags and the `fail` transition.
+ */
+import { NoFreeConductorWorker } from '../common/errors';
+import { log } from '../common/log';
+import * as states from '../common/states';
+import type { Task } from './task';
+
+const NO_WORKERS = 'No free conductor workers available';
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** err_handler of provisioning events: put the states back when no worker could start. */
+export async function provisioningErrorHandler(err: Error, task: Task, prevState: string | null,
+  prevTarget: string | null): Promise<void> {
+  if (!(err instanceof NoFreeConductorWorker)) return;
+  task.node.provision_state = prevState;
+  task.node.target_provision_state = prevTarget;
+  await task.recordHistory(NO_WORKERS, states.HISTORY_PROVISIONING, true);
+  await task.saveNode();
+}
+
+/** _spawn_error_handler: a non-provisioning action could not start. */
+export function spawnErrorHandler(operation: string) {
+  return async (err: Error, task: Task): Promise<void> => {
+    if (!(err instanceof NoFreeConductorWorker)) return;
+    await task.recordHistory(NO_WORKERS, states.HISTORY_CONDUCTOR, true);
+    await task.saveNode();
+    log.warning(`No free conductor workers available to perform ${operation} on node ${task.node.uuid}`);
+  };
+}
+
+export function powerStateErrorHandler(previousPower: string | null) {
+  return async (err: Error, task: Task): Promise<void> => {
+    if (!(err instanceof NoFreeConductorWorker)) return;
+    task.node.power_state = previousPower;
+    task.node.target_power_state = null;
+    await task.recordHistory(NO_WORKERS, states.HISTORY_CONDUCTOR, true);
+    await task.saveNode();
+  };
+}
+
+function dropInternal(task: Task, ...keys: string[]): void {
+  const info = { ...(task.node.driver_internal_info ?? {}) };
+  for (const k of keys) delete info[k];
+  task.node.driver_internal_info = info;
+}
+
+export function wipeDeployInternalInfo(task: Task): void {
+  dropInternal(task, 'agent_secret_token', 'agent_secret_token_pregenerated', 'agent_url', 'agent_verify_ca',
+    'user_deploy_steps', 'agent_cached_deploy_steps', 'deploy_step_index', 'deployment_reboot',
+    'deployment_polling', 'skip_current_deploy_step', 'steps_validated');
+  task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), deploy_steps: null };
+}
+
+export function wipeCleaningInternalInfo(task: Task): void {
+  dropInternal(task, 'agent_secret_token', 'agent_secret_token_pregenerated', 'agent_url', 'agent_verify_ca',
+    'agent_cached_clean_steps', 'clean_step_index', 'cleaning_reboot', 'cleaning_polling',
+    'cleaning_disable_ramdisk', 'skip_current_clean_step', 'steps_validated');
+  task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), clean_steps: null };
+}
+
+export function wipeServiceInternalInfo(task: Task): void {
+  dropInternal(task, 'agent_secret_token', 'agent_url', 'service_step_index', 'servicing_reboot',
+    'servicing_polling', 'service_disable_ramdisk', 'skip_current_service_step', 'steps_validated');
+  task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), service_steps: null };
+}
+
+/** deploying_error_handler: history + last_error, deploy clean up, then `fail` -> deploy failed. */
+export async function deployingErrorHandler(task: Task, logmsg: string, errmsg?: string, cleanUp = true): Promise<void> {
+  const message = errmsg ?? logmsg;
+  log.error(logmsg);
+  await task.recordHistory(message, states.HISTORY_DEPLOYING, true);
+  await task.saveNode();
+  let cleanupErr: string | null = null;
+  if (cleanUp) {
+    try {
+      await task.driver.deploy.cleanUp(task);
+    } catch (err) {
+      cleanupErr = `${message}. Also failed to clean up due to: ${errorText(err)}`;
+    }
+  }
+  await task.refresh();
+  if ([states.DEPLOYING, states.DEPLOYWAIT, states.DEPLOYFAIL].includes(task.node.provision_state ?? '')) {
+    task.node.deploy_step = {};
+    wipeDeployInternalInfo(task);
+  }
+  if (cleanupErr) await task.recordHistory(cleanupErr, states.HISTORY_DEPLOYING, true);
+  await task.saveNode();
+  await task.processEvent('fail');
+}
+
+/** cleaning_error_handler: clean failed (+ maintenance/fault when a step was running). */
+export async function cleaningErrorHandler(task: Task, logmsg: string, opts: {
+  errmsg?: string; tearDownCleaning?: boolean; setFailState?: boolean; setMaintenance?: boolean;
+} = {}): Promise<void> {
+  const node = task.node;
+  const setMaintenance = opts.setMaintenance ?? Boolean(node.clean_step && Object.keys(node.clean_step).length);
+  let errmsg = opts.errmsg ?? logmsg;
+  log.error(logmsg);
+  if (setMaintenance) {
+    node.fault = states.FAULT_CLEAN_FAILURE;
+    node.maintenance = true;
+  }
+  if (opts.tearDownCleaning ?? true) {
+    try {
+      await task.driver.deploy.tearDownCleaning(task);
+    } catch {
+      errmsg = `${errmsg}. Also failed to tear down cleaning.`;
+    }
+  }
+  if ([states.CLEANING, states.CLEANWAIT, states.CLEANFAIL].includes(node.provision_state ?? '')) {
+    node.clean_step = {};
+    dropInternal(task, 'clean_step_index', 'cleaning_reboot', 'cleaning_polling', 'skip_current_clean_step',
+      'agent_secret_token', 'agent_secret_token_pregenerated', 'agent_url', 'agent_verify_ca');
+  }
+  const manualClean = node.target_provision_state === states.MANAGEABLE;
+  await task.recordHistory(errmsg, states.HISTORY_CLEANING, true);
+  if (!node.maintenance_reason && setMaintenance) node.maintenance_reason = errmsg;
+  await task.saveNode();
+  if ((opts.setFailState ?? true) && node.provision_state !== states.CLEANFAIL) {
+    await task.processEvent('fail', { targetState: manualClean ? states.MANAGEABLE : null });
+  }
+}
+
+/** servicing_error_handler: service failed, with fault `service failure` when a step was running. */
+export async function servicingErrorHandler(task: Task, logmsg: string, errmsg?: string, setFailState = true): Promise<void> {
+  const node = task.node;
+  const message = errmsg ?? logmsg;
+  log.error(logmsg);
+  if (node.service_step && Object.keys(node.service_step).length) {
+    node.fault = states.FAULT_SERVICE_FAILURE;
+    node.maintenance = true;
+    if (!node.maintenance_reason) node.maintenance_reason = message;
+  }
+  node.service_step = {};
+  wipeServiceInternalInfo(task);
+  await task.recordHistory(message, states.HISTORY_SERVICE, true);
+  await task.saveNode();
+  if (setFailState && node.provision_state !== states.SERVICEFAIL) await task.processEvent('fail');
+}

@@ -1,0 +1,51 @@
+/** Hardware inspection (manager.inspect_hardware / _do_inspect_hardware). */
+import { HardwareInspectionFailure, InvalidParameterValue, InvalidStateRequested, UnsupportedDriverExtension } from '../common/errors';
+import { log } from '../common/log';
+import * as states from '../common/states';
+import { errorText, provisioningErrorHandler } from './error-handlers';
+import { isActionable } from './fsm';
+import type { Task } from './task';
+import type { TaskManager } from './task-manager';
+
+export async function inspectHardware(tasks: TaskManager, nodeId: string): Promise<void> {
+  await tasks.run(nodeId, { purpose: 'inspect hardware' }, async (task) => {
+    try {
+      await task.driver.power.validate(task);
+      await task.driver.inspect.validate(task);
+    } catch (err) {
+      if (err instanceof UnsupportedDriverExtension) throw err;
+      if (err instanceof InvalidParameterValue) {
+        throw new HardwareInspectionFailure({ error: `Failed to validate inspection or power info. Error: ${err.message}` });
+      }
+      throw err;
+    }
+    if (!isActionable(task.node.provision_state, 'inspect')) {
+      throw new InvalidStateRequested({ action: 'inspect', node: task.node.uuid, state: task.node.provision_state });
+    }
+    await task.processEvent('inspect', { spawn: runInspection, errHandler: provisioningErrorHandler });
+  });
+}
+
+async function runInspection(task: Task): Promise<void> {
+  const node = task.node;
+  let next: string;
+  try {
+    next = await task.driver.inspect.inspectHardware(task);
+  } catch (err) {
+    const error = `Failed to inspect hardware. Reason: ${errorText(err)}`;
+    log.error(`Failed to inspect node ${node.uuid}: ${errorText(err)}`);
+    await task.recordHistory(error, states.HISTORY_INTROSPECTION, true);
+    await task.processEvent('fail');
+    return;
+  }
+  if (next === states.MANAGEABLE) {
+    await task.processEvent('done');
+    log.info(`Successfully inspected node ${node.uuid}`);
+  } else if (next === states.INSPECTWAIT) {
+    await task.processEvent('wait');
+  } else {
+    const error = `During inspection, driver returned unexpected state ${next}`;
+    await task.recordHistory(error, states.HISTORY_INTROSPECTION, true);
+    await task.processEvent('fail');
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * The conductor's local implementation of every ConductorApi call (conductor/manager.py),
+ * delegating to one small module per area.
+ */
+import { randomBytes } from 'node:crypto';
+import { InvalidParameterValue, NodeNotFound } from '../common/errors';
+import * as states from '../common/states';
+import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+import { findNode } from '../db/repositories/conductor-node-queries';
+import type {
+  BootDevice, ConductorApi, ConsoleInfo, DeployRequest, InterfaceValidation, JsonObject, Step, VifInfo,
+} from '../rpc/conductor-api';
+import { doNodeClean } from './cleaning';
+import type { ConductorContext } from './context';
+import { doNodeDeploy } from './deployments';
+import { inspectHardware } from './inspection';
+import * as mgmt from './management';
+import * as net from './network-ops';
+import * as nodes from './node-ops';
+import { changeNodePowerState } from './power';
+import { doProvisioningAction } from './provisioning';
+import { doNodeRescue, doNodeUnrescue } from './rescue';
+import type { RingManager } from './ring-manager';
+import { doNodeService } from './servicing';
+import { TaskManager } from './task-manager';
+import { doNodeTearDown } from './teardown';
+
+export class ConductorManager implements ConductorApi {
+  readonly tasks: TaskManager;
+
+  constructor(readonly ctx: ConductorContext, private readonly rings: RingManager) {
+    this.tasks = new TaskManager(ctx);
+  }
+
+  topicFor(node: Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>): Promise<string> {
+    return this.rings.topicFor(node);
+  }
+
+  createNode(values: Partial<NodeRecord> & { traits?: string[] }): Promise<NodeRecord> {
+    return nodes.createNode(this.ctx, values);
+  }
+
+  updateNode(nodeUuid: string, changes: Partial<NodeRecord>, resetInterfaces?: boolean): Promise<NodeRecord> {
+    return nodes.updateNode(this.ctx, this.tasks, nodeUuid, changes, resetInterfaces);
+  }
+
+  destroyNode(nodeUuid: string): Promise<void> {
+    return nodes.destroyNode(this.ctx, this.tasks, nodeUuid);
+  }
+
+  validateDriverInterfaces(nodeUuid: string): Promise<Record<string, InterfaceValidation>> {
+    return nodes.validateDriverInterfaces(this.ctx, this.tasks, nodeUuid);
+  }
+
+  changeNodePowerState(nodeUuid: string, target: string, timeout?: number): Promise<void> {
+    return changeNodePowerState(this.tasks, nodeUuid, target, timeout);
+  }
+
+  doNodeDeploy(nodeUuid: string, request: DeployRequest): Promise<void> {
+    return doNodeDeploy(this.tasks, nodeUuid, request);
+  }
+
+  doNodeTearDown(nodeUuid: string): Promise<void> {
+    return doNodeTearDown(this.tasks, nodeUuid);
+  }
+
+  doProvisioningAction(nodeUuid: string, action: string): Promise<void> {
+    return doProvisioningAction(this.tasks, nodeUuid, action);
+  }
+
+  doNodeClean(nodeUuid: string, cleanSteps: Step[], disableRamdisk?: boolean): Promise<void> {
+    return doNodeClean(this.tasks, nodeUuid, cleanSteps, disableRamdisk);
+  }
+
+  doNodeService(nodeUuid: string, serviceSteps: Step[], disableRamdisk?: boolean): Promise<void> {
+    return doNodeService(this.tasks, nodeUuid, serviceSteps, disableRamdisk);
+  }
+
+  doNodeRescue(nodeUuid: string, rescuePassword: string): Promise<void> {
+    return doNodeRescue(this.tasks, nodeUuid, rescuePassword);
+  }
+
+  doNodeUnrescue(nodeUuid: string): Promise<void> {
+    return doNodeUnrescue(this.tasks, nodeUuid);
+  }
+
+  inspectHardware(nodeUuid: string): Promise<void> {
+    return inspectHardware(this.tasks, nodeUuid);
+  }
+
+  setBootDevice(nodeUuid: string, device: string, persistent: boolean): Promise<void> {
+    return mgmt.setBootDevice(this.tasks, nodeUuid, device, persistent);
+  }
+
+  getBootDevice(nodeUuid: string): Promise<BootDevice> {
+    return mgmt.getBootDevice(this.tasks, nodeUuid);
+  }
+
+  getSupportedBootDevices(nodeUuid: string): Promise<string[]> {
+    return mgmt.getSupportedBootDevices(this.tasks, nodeUuid);
+  }
+
+  injectNmi(nodeUuid: string): Promise<void> {
+    return mgmt.injectNmi(this.tasks, nodeUuid);
+  }
+
+  setConsoleMode(nodeUuid: string, enabled: boolean): Promise<void> {
+    return mgmt.setConsoleMode(this.tasks, nodeUuid, enabled);
+  }
+
+  getConsoleInformation(nodeUuid: string): Promise<ConsoleInfo> {
+    return mgmt.getConsoleInformation(this.tasks, nodeUuid);
+  }
+
+  setTargetRaidConfig(nodeUuid: string, config: JsonObject): Promise<void> {
+    return mgmt.setTargetRaidConfig(this.tasks, nodeUuid, config);
+  }
+
+  changeNodeBootMode(nodeUuid: string, mode: string): Promise<void> {
+    return mgmt.changeBootMode(this.tasks, nodeUuid, mode);
+  }
+
+  changeNodeSecureBoot(nodeUuid: string, enabled: boolean): Promise<void> {
+    return mgmt.changeSecureBoot(this.tasks, nodeUuid, enabled);
+  }
+
+  vifAttach(nodeUuid: string, vif: VifInfo): Promise<void> {
+    return net.vifAttach(this.tasks, nodeUuid, vif);
+  }
+
+  vifDetach(nodeUuid: string, vifId: string): Promise<void> {
+    return net.vifDetach(this.tasks, nodeUuid, vifId);
+  }
+
+  vifList(nodeUuid: string): Promise<{ id: string }[]> {
+    return net.vifList(this.tasks, nodeUuid);
+  }
+
+  addNodeTraits(nodeUuid: string, traits: string[], replace: boolean): Promise<void> {
+    return net.addNodeTraits(this.ctx, this.tasks, nodeUuid, traits, replace);
+  }
+
+  removeNodeTraits(nodeUuid: string, traits: string[] | null): Promise<void> {
+    return net.removeNodeTraits(this.ctx, this.tasks, nodeUuid, traits);
+  }
+
+  createPort(values: Partial<PortRecord>): Promise<PortRecord> {
+    return net.createPort(this.ctx, this.tasks, values);
+  }
+
+  updatePort(portUuid: string, changes: Partial<PortRecord>): Promise<PortRecord> {
+    return net.updatePort(this.ctx, this.tasks, portUuid, changes);
+  }
+
+  destroyPort(portUuid: string): Promise<void> {
+    return net.destroyPort(this.ctx, this.tasks, portUuid);
+  }
+
+  createPortgroup(values: Partial<PortgroupRecord>): Promise<PortgroupRecord> {
+    return net.createPortgroup(this.ctx, this.tasks, values);
+  }
+
+  updatePortgroup(portgroupUuid: string, changes: Partial<PortgroupRecord>): Promise<PortgroupRecord> {
+    return net.updatePortgroup(this.ctx, this.tasks, portgroupUuid, changes);
+  }
+
+  destroyPortgroup(portgroupUuid: string): Promise<void> {
+    return net.destroyPortgroup(this.ctx, this.tasks, portgroupUuid);
+  }
+
+  async getDriverProperties(driverName: string): Promise<Record<string, string>> {
+    return this.ctx.registry.driverProperties(driverName);
+  }
+
+  async getRaidLogicalDiskProperties(driverName: string): Promise<Record<string, string>> {
+    return this.ctx.registry.raidLogicalDiskProperties(driverName);
+  }
+
+  /** Agent heartbeat: only meaningful in states where a ramdisk runs (LOOKUP_ALLOWED_STATES). */
+  async heartbeat(nodeUuid: string, callbackUrl: string, agentVersion: string | null, agentToken: string | null,
+    _extra: JsonObject): Promise<void> {
+    await this.tasks.run(nodeUuid, { purpose: 'heartbeat' }, async (task) => {
+      const expected = (task.node.driver_internal_info ?? {}).agent_secret_token;
+      if (expected && agentToken !== expected) {
+        throw new InvalidParameterValue('Invalid or missing agent token received.');
+      }
+      task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), agent_url: callbackUrl,
+        agent_version: agentVersion };
+      await task.saveNode();
+      await task.driver.deploy.heartbeat(task, callbackUrl, agentVersion);
+    });
+  }
+
+  /** Lookup by the ramdisk: hands out the agent token once (get_node_with_token). */
+  async getNodeWithToken(nodeUuid: string): Promise<NodeRecord> {
+    return this.tasks.run(nodeUuid, { purpose: 'generate agent token' }, async (task) => {
+      if (!states.FASTTRACK_LOOKUP_ALLOWED_STATES.includes(task.node.provision_state ?? '')) {
+        throw new NodeNotFound({ node: nodeUuid });
+      }
+      const info = { ...(task.node.driver_internal_info ?? {}) };
+      if (!info.agent_secret_token) {
+        info.agent_secret_token = randomBytes(96).toString('base64url').slice(0, 128);
+        task.node.driver_internal_info = info;
+        await task.saveNode();
+      }
+      return findNode(this.ctx.db, task.node.id);
+    });
+  }
+}

@@ -1,0 +1,129 @@
+/** VIFs, traits, ports and portgroups under the node lock (manager.vif_*, *_node_traits, ports). */
+import { InvalidState, NodeTraitNotFound, PortgroupNotEmpty } from '../common/errors';
+import * as states from '../common/states';
+import type { PortRecord, PortgroupRecord } from '../db/models';
+import { addTraits, deleteTraits, replaceTraits } from '../db/repositories/conductor-trait-queries';
+import { nodeTraits } from '../db/repositories/conductor-node-queries';
+import {
+  deletePortRow, deletePortgroupRow, findPort, findPortgroup, insertPort, insertPortgroup, portgroupHasPorts,
+  updatePortRow, updatePortgroupRow,
+} from '../db/repositories/conductor-port-queries';
+import type { VifInfo } from '../rpc/conductor-api';
+import type { ConductorContext } from './context';
+import type { TaskManager } from './task-manager';
+
+export async function vifAttach(tasks: TaskManager, nodeId: string, vif: VifInfo): Promise<void> {
+  await tasks.run(nodeId, { purpose: 'attach vif' }, async (task) => {
+    await task.driver.network.validate(task);
+    await task.driver.network.vifAttach(task, vif);
+  });
+}
+
+export async function vifDetach(tasks: TaskManager, nodeId: string, vifId: string): Promise<void> {
+  await tasks.run(nodeId, { purpose: 'detach vif' }, async (task) => {
+    await task.driver.network.validate(task);
+    await task.driver.network.vifDetach(task, vifId);
+  });
+}
+
+export async function vifList(tasks: TaskManager, nodeId: string): Promise<{ id: string }[]> {
+  return tasks.run(nodeId, { shared: true, purpose: 'list vifs' }, async (task) => {
+    await task.driver.network.validate(task);
+    return task.driver.network.vifList(task);
+  });
+}
+
+export async function addNodeTraits(ctx: ConductorContext, tasks: TaskManager, nodeId: string, traits: string[], replace: boolean): Promise<void> {
+  await tasks.run(nodeId, { purpose: 'add node traits', loadDriver: false }, async (task) => {
+    if (replace) await replaceTraits(ctx.db, task.node.id, traits);
+    else await addTraits(ctx.db, task.node.id, traits);
+  });
+}
+
+export async function removeNodeTraits(ctx: ConductorContext, tasks: TaskManager, nodeId: string, traits: string[] | null): Promise<void> {
+  await tasks.run(nodeId, { purpose: 'remove node traits', loadDriver: false }, async (task) => {
+    if (traits !== null) {
+      const have = await nodeTraits(ctx.db, task.node.id);
+      for (const t of traits) if (!have.includes(t)) throw new NodeTraitNotFound({ node_id: task.node.uuid, trait: t });
+    }
+    await deleteTraits(ctx.db, task.node.id, traits);
+  });
+}
+
+async function nodeUuidOf(ctx: ConductorContext, nodeId: number | null): Promise<string | null> {
+  if (nodeId === null) return null;
+  const row = await ctx.db.knex('nodes').where({ id: nodeId }).first('uuid') as { uuid: string } | undefined;
+  return row?.uuid ?? null;
+}
+
+export async function createPort(ctx: ConductorContext, tasks: TaskManager, values: Partial<PortRecord>): Promise<PortRecord> {
+  const nodeUuid = await nodeUuidOf(ctx, values.node_id ?? null);
+  if (!nodeUuid) return insertPort(ctx.db, values);
+  return tasks.run(nodeUuid, { purpose: 'port create' }, async (task) => {
+    await task.driver.network.validatePortCreate(task, values);
+    return insertPort(ctx.db, values);
+  });
+}
+
+export async function updatePort(ctx: ConductorContext, tasks: TaskManager, portUuid: string, changes: Partial<PortRecord>): Promise<PortRecord> {
+  const port = await findPort(ctx.db, portUuid);
+  const nodeUuid = await nodeUuidOf(ctx, port.node_id);
+  const apply = async () => {
+    await updatePortRow(ctx.db, port.id, changes);
+    return findPort(ctx.db, portUuid);
+  };
+  if (!nodeUuid) return apply();
+  return tasks.run(nodeUuid, { purpose: 'port update' }, async (task) => {
+    if ('address' in changes && changes.address !== port.address && task.node.provision_state === states.ACTIVE &&
+      !task.node.maintenance && port.extra?.vif_port_id) {
+      throw new InvalidState(`The address of port ${port.uuid} cannot be changed while it is attached to a VIF`);
+    }
+    await task.driver.network.portChanged(task, port, changes);
+    return apply();
+  });
+}
+
+export async function destroyPort(ctx: ConductorContext, tasks: TaskManager, portUuid: string): Promise<void> {
+  const port = await findPort(ctx.db, portUuid);
+  const nodeUuid = await nodeUuidOf(ctx, port.node_id);
+  if (!nodeUuid) return deletePortRow(ctx.db, port.id);
+  await tasks.run(nodeUuid, { purpose: 'port deletion', loadDriver: false }, async (task) => {
+    const vif = (port.internal_info ?? {}).tenant_vif_port_id ?? (port.extra ?? {}).vif_port_id;
+    if (vif && task.node.provision_state === states.ACTIVE && !task.node.maintenance) {
+      throw new InvalidState(`Cannot delete port ${port.uuid} as node ${task.node.uuid} is active or has VIFs attached`);
+    }
+    await deletePortRow(ctx.db, port.id);
+  });
+}
+
+export async function createPortgroup(ctx: ConductorContext, tasks: TaskManager, values: Partial<PortgroupRecord>): Promise<PortgroupRecord> {
+  const nodeUuid = await nodeUuidOf(ctx, values.node_id ?? null);
+  if (!nodeUuid) return insertPortgroup(ctx.db, values);
+  return tasks.run(nodeUuid, { purpose: 'portgroup create', loadDriver: false }, async () => insertPortgroup(ctx.db, values));
+}
+
+export async function updatePortgroup(ctx: ConductorContext, tasks: TaskManager, uuid: string,
+  changes: Partial<PortgroupRecord>): Promise<PortgroupRecord> {
+  const pg = await findPortgroup(ctx.db, uuid);
+  const nodeUuid = await nodeUuidOf(ctx, pg.node_id);
+  const apply = async () => {
+    await updatePortgroupRow(ctx.db, pg.id, changes);
+    return findPortgroup(ctx.db, uuid);
+  };
+  if (!nodeUuid) return apply();
+  return tasks.run(nodeUuid, { purpose: 'portgroup update' }, async (task) => {
+    await task.driver.network.portgroupChanged(task, pg, changes);
+    return apply();
+  });
+}
+
+export async function destroyPortgroup(ctx: ConductorContext, tasks: TaskManager, uuid: string): Promise<void> {
+  const pg = await findPortgroup(ctx.db, uuid);
+  const nodeUuid = await nodeUuidOf(ctx, pg.node_id);
+  const remove = async () => {
+    if (await portgroupHasPorts(ctx.db, pg.id)) throw new PortgroupNotEmpty({ portgroup: pg.uuid });
+    await deletePortgroupRow(ctx.db, pg.id);
+  };
+  if (!nodeUuid) return remove();
+  await tasks.run(nodeUuid, { purpose: 'portgroup deletion', loadDriver: false }, async () => remove());
+}

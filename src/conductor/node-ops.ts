@@ -1,0 +1,140 @@
+/** Node create/update/delete/validate: the conductor's half of the node resource (manager.py). */
+import { randomUUID } from 'node:crypto';
+import {
+  InvalidParameterValue, InvalidState, NodeAssociated, NodeProtected, UnsupportedDriverExtension,
+} from '../common/errors';
+import { log } from '../common/log';
+import * as states from '../common/states';
+import type { NodeRecord } from '../db/models';
+import { deleteNode, insertNode } from '../db/repositories/conductor-node-queries';
+import { INTERFACE_KINDS, NON_VENDOR_KINDS } from '../drivers/base';
+import type { InterfaceValidation } from '../rpc/conductor-api';
+import type { ConductorContext } from './context';
+import { errorText } from './error-handlers';
+import { pyRepr } from '../common/pyrepr';
+import { validateUserSteps } from './steps';
+import type { TaskManager } from './task-manager';
+
+const ALLOWED_UPDATE_STATES = [states.ENROLL, states.INSPECTING, states.INSPECTWAIT, states.MANAGEABLE, states.AVAILABLE];
+
+export async function createNode(ctx: ConductorContext, values: Partial<NodeRecord> & { traits?: string[] }): Promise<NodeRecord> {
+  const { traits, ...fields } = values;
+  const node = {
+    uuid: randomUUID(), provision_state: states.ENROLL, version: '1.40', ...fields,
+  } as NodeRecord;
+  ctx.registry.checkAndUpdateNodeInterfaces(node);
+  return insertNode(ctx.db, node, traits ?? []);
+}
+
+function checkProtected(node: NodeRecord, changes: Partial<NodeRecord>): void {
+  if ('protected' in changes) {
+    if (!node.protected) node.protected_reason = null;
+    else if (![states.ACTIVE, states.RESCUE].includes(node.provision_state ?? '')) {
+      throw new InvalidState(`Protection can only be set in provision states 'active' or 'rescue', current state is '${node.provision_state}'`);
+    }
+  }
+  if ('protected_reason' in changes && changes.protected_reason && !node.protected) {
+    throw new InvalidParameterValue('The protected_reason field can only be set when protected is True');
+  }
+}
+
+function checkRetired(node: NodeRecord, changes: Partial<NodeRecord>): void {
+  if ('retired' in changes && !node.retired) node.retired_reason = null;
+  if ('retired_reason' in changes && changes.retired_reason && !node.retired) {
+    throw new InvalidParameterValue('The retired_reason field can only be set when retired is True');
+  }
+}
+
+export async function updateNode(ctx: ConductorContext, tasks: TaskManager, nodeUuid: string, changes: Partial<NodeRecord>,
+  resetInterfaces = false): Promise<NodeRecord> {
+  return tasks.run(nodeUuid, { purpose: 'node update', loadDriver: false }, async (task) => {
+    const current = task.node;
+    if ('instance_uuid' in changes && changes.instance_uuid && current.instance_uuid &&
+      changes.instance_uuid !== current.instance_uuid) {
+      throw new NodeAssociated({ node: current.uuid, instance: current.instance_uuid });
+    }
+    if ('resource_class' in changes && current.resource_class && changes.resource_class !== current.resource_class &&
+      !ALLOWED_UPDATE_STATES.includes(current.provision_state ?? '')) {
+      throw new InvalidState(`Node ${current.uuid} can not have resource_class updated unless it is in one of allowed ` +
+        `(${ALLOWED_UPDATE_STATES.join(', ')}) states.`);
+    }
+    const node = { ...current, ...changes } as NodeRecord;
+    if ('maintenance' in changes && !node.maintenance) {
+      node.maintenance_reason = null;
+      node.fault = null;
+    }
+    checkProtected(node, changes);
+    checkRetired(node, changes);
+    const updatingDriver = 'driver' in changes && changes.driver !== current.driver;
+    let checkInterfaces = updatingDriver;
+    for (const kind of INTERFACE_KINDS) {
+      const field = `${kind}_interface` as const;
+      if (!(field in changes)) {
+        if (updatingDriver && resetInterfaces) node[field] = null;
+        continue;
+      }
+      if (!(ALLOWED_UPDATE_STATES.includes(node.provision_state ?? '') || node.maintenance)) {
+        throw new InvalidState(`Node ${node.uuid} can not have ${field} updated unless it is in one of allowed ` +
+          `(${ALLOWED_UPDATE_STATES.join(', ')}) states or in maintenance mode.`);
+      }
+      checkInterfaces = true;
+    }
+    if (checkInterfaces) ctx.registry.checkAndUpdateNodeInterfaces(node);
+    task.node = node;
+    await task.saveNode();
+    return node;
+  });
+}
+
+export async function destroyNode(ctx: ConductorContext, tasks: TaskManager, nodeUuid: string): Promise<void> {
+  await tasks.run(nodeUuid, { purpose: 'node deletion', loadDriver: false }, async (task) => {
+    const node = task.node;
+    if (!node.maintenance && node.instance_uuid !== null) {
+      throw new NodeAssociated({ node: node.uuid, instance: node.instance_uuid });
+    }
+    if (node.protected) throw new NodeProtected({ node: node.uuid });
+    const allowed = [...states.DELETE_ALLOWED_STATES];
+    if (ctx.conf.bool('conductor', 'allow_deleting_available_nodes')) allowed.push(states.AVAILABLE);
+    if (!node.maintenance && !allowed.includes(node.provision_state ?? '')) {
+      throw new InvalidState(`Can not delete node "${node.uuid}" while it is in provision state "${node.provision_state}". ` +
+        `Valid provision states to perform deletion are: "${pyTuple(allowed)}", or set the node into maintenance mode`);
+    }
+    if (node.console_enabled) {
+      try {
+        await task.driver.console.stopConsole(task);
+      } catch (err) {
+        log.error(`Failed to stop console while deleting the node ${node.uuid}: ${errorText(err)}.`);
+      }
+    }
+    await deleteNode(ctx.db, node.id);
+    log.info(`Successfully deleted node ${node.uuid}.`);
+  });
+}
+
+function pyTuple(items: string[]): string {
+  return `(${items.map((i) => pyRepr(i)).join(', ')})`;
+}
+
+export async function validateDriverInterfaces(ctx: ConductorContext, tasks: TaskManager,
+  nodeUuid: string): Promise<Record<string, InterfaceValidation>> {
+  return tasks.run(nodeUuid, { shared: true, purpose: 'driver interface validation' }, async (task) => {
+    const out: Record<string, InterfaceValidation> = {};
+    for (const kind of NON_VENDOR_KINDS) {
+      let result: InterfaceValidation;
+      try {
+        await task.driver[kind].validate(task);
+        if (kind === 'deploy') validateUserSteps(task, 'deploy', [], { skipMissing: true });
+        result = { result: true };
+      } catch (err) {
+        if (err instanceof InvalidParameterValue || err instanceof UnsupportedDriverExtension) {
+          result = { result: false, reason: errorText(err) };
+        } else {
+          result = { result: false, reason: `Unexpected exception, traceback saved into log by ironic conductor ` +
+            `service that is running on ${ctx.host}: ${errorText(err)}` };
+        }
+      }
+      out[kind] = result;
+    }
+    return out;
+  });
+}

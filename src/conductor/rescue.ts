@@ -1,0 +1,91 @@
+/** Rescue and unrescue (manager.do_node_rescue / do_node_unrescue). */
+import { createHash } from 'node:crypto';
+import { InstanceRescueFailure, InvalidParameterValue, InvalidStateRequested, NodeInMaintenance } from '../common/errors';
+import { log } from '../common/log';
+import * as states from '../common/states';
+import { errorText, provisioningErrorHandler } from './error-handlers';
+import { isActionable } from './fsm';
+import type { Task } from './task';
+import type { TaskManager } from './task-manager';
+
+function checkActionable(task: Task, event: string): void {
+  if (task.node.maintenance) throw new NodeInMaintenance({ op: event, node: task.node.uuid });
+  if (!isActionable(task.node.provision_state, event)) {
+    throw new InvalidStateRequested({ action: event, node: task.node.uuid, state: task.node.provision_state });
+  }
+}
+
+export async function doNodeRescue(tasks: TaskManager, nodeId: string, password: string): Promise<void> {
+  await tasks.run(nodeId, { purpose: 'node rescue' }, async (task) => {
+    checkActionable(task, 'rescue');
+    const info = { ...(task.node.instance_info ?? {}) };
+    info.rescue_password = password;
+    // Ironic keeps a hashed copy for the agent; sha256 is [conductor]rescue_password_hash_algorithm's default.
+    info.hashed_rescue_password = createHash('sha256').update(password).digest('hex');
+    task.node.instance_info = info;
+    try {
+      await task.driver.power.validate(task);
+      await task.driver.rescue.validate(task);
+      await task.driver.network.validate(task);
+    } catch (err) {
+      if (err instanceof InvalidParameterValue) {
+        throw new InstanceRescueFailure({ instance: task.node.instance_uuid, node: task.node.uuid,
+          reason: `Validation failed: ${err.message}` });
+      }
+      throw err;
+    }
+    await task.processEvent('rescue', { spawn: runRescue, errHandler: provisioningErrorHandler });
+  });
+}
+
+async function runRescue(task: Task): Promise<void> {
+  let next: string;
+  try {
+    next = await task.driver.rescue.rescue(task);
+  } catch (err) {
+    const error = `Failed to rescue: ${errorText(err)}`;
+    log.error(`Failed to rescue node ${task.node.uuid}: ${errorText(err)}`);
+    await task.recordHistory(error, states.HISTORY_RESCUE, true);
+    await task.processEvent('fail');
+    return;
+  }
+  if (next === states.RESCUEWAIT) await task.processEvent('wait');
+  else if (next === states.RESCUE) await task.processEvent('done');
+  else {
+    await task.recordHistory(`Driver returned unexpected state ${next}`, states.HISTORY_RESCUE, true);
+    await task.processEvent('fail');
+  }
+}
+
+export async function doNodeUnrescue(tasks: TaskManager, nodeId: string): Promise<void> {
+  await tasks.run(nodeId, { purpose: 'node unrescue' }, async (task) => {
+    checkActionable(task, 'unrescue');
+    try {
+      await task.driver.power.validate(task);
+    } catch (err) {
+      if (err instanceof InvalidParameterValue) {
+        throw new InstanceRescueFailure({ instance: task.node.instance_uuid, node: task.node.uuid,
+          reason: `Validation failed: ${err.message}` });
+      }
+      throw err;
+    }
+    await task.processEvent('unrescue', { spawn: runUnrescue, errHandler: provisioningErrorHandler });
+  });
+}
+
+async function runUnrescue(task: Task): Promise<void> {
+  // The reference Ironic (21.4.4) leaves rescue_password/hashed_rescue_password in instance_info here.
+  let next: string;
+  try {
+    next = await task.driver.rescue.unrescue(task);
+  } catch (err) {
+    await task.recordHistory(`Failed to unrescue: ${errorText(err)}`, states.HISTORY_RESCUE, true);
+    await task.processEvent('fail');
+    return;
+  }
+  if (next === states.ACTIVE) await task.processEvent('done');
+  else {
+    await task.recordHistory(`Driver returned unexpected state ${next}`, states.HISTORY_RESCUE, true);
+    await task.processEvent('fail');
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * A running conductor (conductor/base_manager.py init_host/del_host): registers itself with its
+ * hardware interfaces, heartbeats, fails what it left stuck, runs the periodic tasks, and hands
+ * out its local ConductorApi.
+ */
+import type { Config } from '../conf/config';
+import type { Database } from '../db/connection';
+import { clearReservationsOf, clearTargetPowerStateOf } from '../db/repositories/conductor-node-queries';
+import { registerConductor, touchConductor, unregisterConductor } from '../db/repositories/conductor-registry-queries';
+import { log } from '../common/log';
+import type { ConductorApi } from '../rpc/conductor-api';
+import { DriverRegistry } from '../drivers/registry';
+import type { ConductorContext } from './context';
+import { ConductorManager } from './manager';
+import { manageNodeHistory } from './periodic/history';
+import { PowerSync } from './periodic/power-sync';
+import { PeriodicScheduler, PeriodicTask } from './periodic/scheduler';
+import { checkOrphanNodes, failTransientStates, syncLocalState } from './periodic/takeover';
+import {
+  checkCleanwaitTimeouts, checkDeployTimeouts, checkInspectWaitTimeouts, checkRescuewaitTimeouts, checkServicewaitTimeouts,
+} from './periodic/timeouts';
+import { RingManager } from './ring-manager';
+import { WorkerPool } from './worker-pool';
+
+export interface ConductorService {
+  host: string;
+  api: ConductorApi;
+  manager: ConductorManager;
+  rings: RingManager;
+  powerSync: PowerSync;
+  /** Runs every periodic task once now (tests, `ironic-conductor --once` style tooling). */
+  runPeriodicOnce(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function periodicTasks(conf: Config, db: Database, manager: ConductorManager, rings: RingManager, power: PowerSync): PeriodicTask[] {
+  const c = (name: string) => conf.int('conductor', name);
+  return [
+    { name: 'sync_power_states', intervalSeconds: c('sync_power_state_interval'), run: () => power.syncPowerStates() },
+    { name: 'power_failure_recovery', intervalSeconds: c('power_failure_recovery_interval'), run: () => power.powerFailureRecovery() },
+    { name: 'check_deploy_timeouts', intervalSeconds: c('check_provision_state_interval'), run: () => checkDeployTimeouts(manager, rings) },
+    { name: 'check_cleanwait_timeouts', intervalSeconds: c('check_provision_state_interval'), run: () => checkCleanwaitTimeouts(manager, rings) },
+    { name: 'check_inspect_wait_timeouts', intervalSeconds: c('check_provision_state_interval'), run: () => checkInspectWaitTimeouts(manager, rings) },
+    { name: 'check_servicewait_timeouts', intervalSeconds: c('check_provision_state_interval'), run: () => checkServicewaitTimeouts(manager, rings) },
+    { name: 'check_rescuewait_timeouts', intervalSeconds: c('check_rescue_state_interval'), run: () => checkRescuewaitTimeouts(manager, rings) },
+    { name: 'check_orphan_nodes', intervalSeconds: c('check_provision_state_interval'), run: () => checkOrphanNodes(manager, rings) },
+    { name: 'sync_local_state', intervalSeconds: c('sync_local_state_interval'), run: () => syncLocalState(manager, rings) },
+    { name: 'manage_node_history', intervalSeconds: c('node_history_cleanup_interval'), run: async () => { await manageNodeHistory(conf, db); } },
+  ];
+}
+
+export async function startConductorService(opts: { conf: Config; db: Database }): Promise<ConductorService> {
+  const { conf, db } = opts;
+  const host = conf.str('DEFAULT', 'host');
+  const registry = new DriverRegistry(conf);
+  const ctx: ConductorContext = {
+    host, conf, db, registry, pool: new WorkerPool(conf.int('conductor', 'workers_pool_size')), conductorId: null,
+  };
+  // A restarted conductor owns nothing: drop its stale locks and pending power operations first.
+  await clearTargetPowerStateOf(db, host, 'Pending power operation was aborted due to conductor restart');
+  await clearReservationsOf(db, host);
+  ctx.conductorId = await registerConductor(db, host, conf.str('conductor', 'conductor_group'),
+    registry.hardwareTypeNames, registry.conductorInterfaceRows());
+  const rings = new RingManager(conf, db);
+  const manager = new ConductorManager(ctx, rings);
+  const powerSync = new PowerSync(manager, rings);
+  await failTransientStates(manager, rings);
+
+  const heartbeat = setInterval(() => {
+    touchConductor(db, host).catch((err: unknown) => log.error(`Conductor heartbeat failed: ${(err as Error).message}`));
+  }, Math.max(1, conf.int('conductor', 'heartbeat_interval')) * 1000);
+  heartbeat.unref();
+  const tasks = periodicTasks(conf, db, manager, rings, powerSync);
+  const scheduler = new PeriodicScheduler();
+  scheduler.start(tasks);
+  log.info(`Conductor ${host} started`);
+
+  let stopped = false;
+  return {
+    host, api: manager, manager, rings, powerSync,
+    async runPeriodicOnce() {
+      for (const t of tasks) await t.run();
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(heartbeat);
+      await scheduler.stop();
+      await ctx.pool.drain();
+      await unregisterConductor(db, host);
+      await clearReservationsOf(db, host);
+      log.info(`Conductor ${host} stopped`);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/** Servicing an active node with user steps (conductor/servicing.py). */
+import { InvalidParameterValue, InvalidStateRequested } from '../common/errors';
+import { log } from '../common/log';
+import * as states from '../common/states';
+import type { Step } from '../rpc/conductor-api';
+import { errorText, provisioningErrorHandler, servicingErrorHandler, wipeServiceInternalInfo } from './error-handlers';
+import { isActionable } from './fsm';
+import { pyRepr } from '../common/pyrepr';
+import { executeStep, NodeStep, validateUserSteps } from './steps';
+import type { Task } from './task';
+import type { TaskManager } from './task-manager';
+
+export async function doNodeService(tasks: TaskManager, nodeId: string, serviceSteps: Step[], disableRamdisk = false): Promise<void> {
+  await tasks.run(nodeId, { purpose: 'node service' }, async (task) => {
+    try {
+      await task.driver.power.validate(task);
+    } catch (err) {
+      if (err instanceof InvalidParameterValue) {
+        throw new InvalidParameterValue(`RPC do_node_service failed to validate power info. Can not service node ` +
+          `${task.node.uuid}. Error: ${err.message}`);
+      }
+      throw err;
+    }
+    if (!isActionable(task.node.provision_state, 'service')) {
+      throw new InvalidStateRequested({ action: 'service', node: task.node.uuid, state: task.node.provision_state });
+    }
+    await task.processEvent('service', {
+      spawn: (t) => runServicing(t, serviceSteps, disableRamdisk), errHandler: provisioningErrorHandler,
+    });
+  });
+}
+
+async function runServicing(task: Task, userSteps: Step[], disableRamdisk: boolean): Promise<void> {
+  const node = task.node;
+  let steps: NodeStep[];
+  try {
+    steps = validateUserSteps(task, 'service', userSteps, { disableRamdisk });
+  } catch (err) {
+    await servicingErrorHandler(task, `Cannot service node ${node.uuid}: ${errorText(err)}`);
+    return;
+  }
+  node.service_step = {};
+  node.driver_internal_info = { ...(node.driver_internal_info ?? {}), service_steps: steps, service_step_index: null };
+  await task.saveNode();
+  for (let i = 0; i < steps.length; i++) {
+    node.service_step = { ...steps[i] };
+    node.driver_internal_info = { ...(node.driver_internal_info ?? {}), service_step_index: i };
+    await task.saveNode();
+    let result: unknown;
+    try {
+      result = await executeStep(task, steps[i]);
+    } catch (err) {
+      await servicingErrorHandler(task, `Node ${node.uuid} failed step ${pyRepr(steps[i])}: ${errorText(err)}`);
+      return;
+    }
+    if (result === states.SERVICEWAIT) {
+      await task.processEvent('wait');
+      return;
+    }
+  }
+  node.service_step = null;
+  wipeServiceInternalInfo(task);
+  await task.saveNode();
+  log.info(`Node ${node.uuid} service complete`);
+  await task.processEvent('done');
+}

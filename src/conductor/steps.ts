@@ -1,0 +1,110 @@
+/**
+ * Step machinery shared by cleaning, deployment and servicing (conductor/steps.py): gather the
+ * driver's steps, order them, validate user-requested steps with Ironic's messages, run them.
+ */
+import { InvalidParameterValue } from '../common/errors';
+import type { JsonObject, StepInfo, StepKind, StepResult } from '../drivers/base';
+import { INTERFACE_KINDS, stepsOf } from '../drivers/base';
+import type { Step } from '../rpc/conductor-api';
+import { pyRepr } from '../common/pyrepr';
+import type { Task } from './task';
+
+const INTERFACE_PRIORITY: Readonly<Record<string, number>> = { power: 5, management: 4, deploy: 3, bios: 2, raid: 1 };
+
+export interface NodeStep {
+  interface: string;
+  step: string;
+  args: JsonObject;
+  priority: number;
+  abortable?: boolean;
+  requires_ramdisk?: boolean;
+}
+
+/** All steps of `kind` the node's driver offers. */
+export function driverSteps(task: Task, kind: StepKind): StepInfo[] {
+  const out: StepInfo[] = [];
+  for (const iface of INTERFACE_KINDS) out.push(...stepsOf(task.driver[iface], kind));
+  return out;
+}
+
+/** Highest priority first; ties broken by interface priority (steps._sorted_steps). */
+export function sortSteps<T extends { priority?: number; interface: string }>(steps: T[]): T[] {
+  const key = (s: T) => [s.priority ?? 0, INTERFACE_PRIORITY[s.interface] ?? 0];
+  return [...steps].sort((a, b) => {
+    const [pa, ia] = key(a);
+    const [pb, ib] = key(b);
+    return pb - pa || ib - ia;
+  });
+}
+
+const stepId = (s: { interface: string; step: string }) => `${s.interface}.${s.step}`;
+
+/** Validates user steps against the driver's (validate_user_steps); returns them completed. */
+export function validateUserSteps(task: Task, kind: StepKind, userSteps: Step[], opts: {
+  disableRamdisk?: boolean; errorPrefix?: string; skipMissing?: boolean;
+} = {}): NodeStep[] {
+  const known = new Map(driverSteps(task, kind).map((s) => [stepId(s), s]));
+  const errors: string[] = [];
+  const result: NodeStep[] = [];
+  for (const raw of userSteps) {
+    const user: Record<string, unknown> = { ...raw };
+    const driverStep = known.get(stepId(raw));
+    if (!driverStep) {
+      if (!opts.skipMissing) errors.push(`node does not support this ${kind} step: ${pyRepr(user)}`);
+      continue;
+    }
+    errors.push(...checkArgs(kind, user, driverStep, opts.disableRamdisk ?? false));
+    if (kind === 'clean') {
+      user.abortable = driverStep.abortable ?? false;
+      user.priority = driverStep.priority;
+    }
+    result.push({
+      interface: raw.interface, step: raw.step, args: (raw.args ?? {}) as JsonObject,
+      priority: Number(user.priority ?? 0), ...(kind === 'clean' ? { abortable: Boolean(user.abortable) } : {}),
+    });
+  }
+  if (kind === 'deploy') errors.push(...duplicateErrors(result));
+  if (errors.length) throw new InvalidParameterValue({ err: (opts.errorPrefix ?? '') + errors.join('; ') });
+  return result;
+}
+
+function checkArgs(kind: StepKind, user: Record<string, unknown>, driverStep: StepInfo, disableRamdisk: boolean): string[] {
+  const errors: string[] = [];
+  const argsinfo = driverStep.argsinfo ?? {};
+  const args = (user.args ?? {}) as JsonObject;
+  const unexpected = Object.keys(args).filter((a) => !(a in argsinfo));
+  if (unexpected.length) {
+    errors.push(`${kind} step ${pyRepr(user)} has these unexpected arguments: ${unexpected.join(', ')}`);
+  }
+  if (kind === 'clean' || Number(user.priority ?? 0) > 0) {
+    const missing = Object.entries(argsinfo).filter(([name, info]) => info.required && !(name in args))
+      .map(([name, info]) => (info.description ? `${name} (${info.description})` : name));
+    if (missing.length) errors.push(`${kind} step ${pyRepr(user)} is missing these required arguments: ${missing.join(', ')}`);
+    if (disableRamdisk && (driverStep.requires_ramdisk ?? true)) errors.push(`clean step ${pyRepr(user)} requires booting a ramdisk`);
+  }
+  if (kind !== 'clean' && Number(user.priority ?? 0) > 0 && driverStep.interface === 'deploy' && driverStep.step === 'deploy') {
+    errors.push(`deploy step ${String(user.step)} on interface ${String(user.interface)} is a core step and cannot be ` +
+      'overridden by user steps. It may be disabled by setting the priority to 0');
+  }
+  return errors;
+}
+
+function duplicateErrors(steps: NodeStep[]): string[] {
+  const seen = new Map<string, number>();
+  for (const s of steps) seen.set(stepId(s), (seen.get(stepId(s)) ?? 0) + 1);
+  const dups = [...seen.entries()].filter(([, n]) => n > 1).map(([id]) => id);
+  if (!dups.length) return [];
+  return [`Duplicate deploy steps for ${dups.map((d) => {
+    const [iface, step] = d.split('.');
+    return `${iface}.${step}`;
+  }).join(', ')}. Deploy steps from all deploy templates matching this node's instance traits cannot have the same interface and step`];
+}
+
+/** Runs one step on its interface. A returned wait state pauses the flow. */
+export async function executeStep(task: Task, step: NodeStep): Promise<StepResult> {
+  const iface = task.driver[step.interface as keyof typeof task.driver];
+  if (typeof iface !== 'object' || !iface.executeStep) {
+    throw new InvalidParameterValue({ err: `Interface ${step.interface} has no step ${step.step}` });
+  }
+  return iface.executeStep(task, step.step, step.args);
+}

@@ -1,0 +1,121 @@
+/**
+ * Node locking (conductor/task_manager.py): exclusive locks are the node's `reservation` column
+ * taken atomically in the database, retried node_locked_retry_attempts times; shared locks take
+ * nothing. `run` gives Ironic's `with acquire(...) as task: ... task.spawn_after(...)` shape.
+ */
+import { NodeLocked } from '../common/errors';
+import { log } from '../common/log';
+import { findNode, releaseNode, reserveNode } from '../db/repositories/conductor-node-queries';
+import { portgroupsOfNode, portsOfNode } from '../db/repositories/conductor-port-queries';
+import type { ConductorContext } from './context';
+import { Task } from './task';
+
+export interface AcquireOptions {
+  shared?: boolean;
+  purpose?: string;
+  /** Retry a held lock ([conductor]node_locked_retry_*); periodic tasks pass false. */
+  retry?: boolean;
+  /** Build the driver now (validating interfaces); node update/deletion skip it. */
+  loadDriver?: boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class TaskManager {
+  constructor(private readonly ctx: ConductorContext) {}
+
+  async acquire(ident: string | number, opts: AcquireOptions = {}): Promise<Task> {
+    const shared = opts.shared ?? false;
+    let node = await findNode(this.ctx.db, ident);
+    if (!shared) {
+      await this.reserve(node.id, node.uuid, opts.retry ?? true);
+      try {
+        node = await findNode(this.ctx.db, node.id);
+      } catch (err) {
+        await releaseNode(this.ctx.db, node.id, this.ctx.host).catch(() => undefined);
+        throw err;
+      }
+    }
+    const task = new Task(this.ctx, node, [], [], null, shared, opts.purpose ?? 'unspecified');
+    try {
+      task.ports = await portsOfNode(this.ctx.db, node.id);
+      task.portgroups = await portgroupsOfNode(this.ctx.db, node.id);
+      if (opts.loadDriver ?? true) void task.driver;
+    } catch (err) {
+      await this.release(task);
+      throw err;
+    }
+    return task;
+  }
+
+  private async reserve(nodeId: number, uuid: string, retry: boolean): Promise<void> {
+    const attempts = retry ? Math.max(1, this.ctx.conf.int('conductor', 'node_locked_retry_attempts')) : 1;
+    const interval = this.ctx.conf.int('conductor', 'node_locked_retry_interval');
+    let holder: string | null = null;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      holder = await reserveNode(this.ctx.db, nodeId, this.ctx.host);
+      if (holder === null) return;
+      if (attempt < attempts) await sleep(interval * 1000);
+    }
+    throw new NodeLocked({ node: uuid, host: holder });
+  }
+
+  /** Upgrades a shared task to an exclusive lock in place (task.upgrade_lock). */
+  async upgrade(task: Task, retry = true): Promise<void> {
+    if (!task.shared) return;
+    await this.reserve(task.node.id, task.node.uuid, retry);
+    task.shared = false;
+    const ports = task.ports;
+    await task.refresh();
+    task.ports = ports;
+  }
+
+  async release(task: Task): Promise<void> {
+    if (task.released) return;
+    task.released = true;
+    if (task.shared) return;
+    try {
+      await releaseNode(this.ctx.db, task.node.id, this.ctx.host);
+    } catch (err) {
+      log.warning(`Failed to release lock on node ${task.node.uuid}: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Holds the node for `fn`. If `fn` scheduled work (task.spawnAfter / processEvent with spawn),
+   * that work starts once `fn` has returned and keeps the lock until it ends; a full worker pool
+   * runs the spawn error hook, releases the lock and throws NoFreeConductorWorker.
+   */
+  async run<T>(ident: string | number, opts: AcquireOptions, fn: (task: Task) => Promise<T>): Promise<T> {
+    const task = await this.acquire(ident, opts);
+    let result: T;
+    try {
+      result = await fn(task);
+    } catch (err) {
+      await this.release(task);
+      throw err;
+    }
+    const work = task.spawnWork;
+    if (!work) {
+      await this.release(task);
+      return result;
+    }
+    try {
+      this.ctx.pool.submit(async () => {
+        try {
+          await work(task);
+        } finally {
+          await this.release(task);
+        }
+      }, `${task.purpose} on ${task.node.uuid}`);
+    } catch (err) {
+      try {
+        if (task.spawnErrorHook) await task.spawnErrorHook(err as Error, task);
+      } finally {
+        await this.release(task);
+      }
+      throw err;
+    }
+    return result;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * One node held by the conductor (task_manager.TaskManager): the node row with change tracking,
+ * its ports and driver, the state machine, and the "spawn after" work that keeps the lock.
+ */
+import { ExclusiveLockRequired } from '../common/errors';
+import { log } from '../common/log';
+import * as states from '../common/states';
+import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+import { findNode, writeNodeFields } from '../db/repositories/conductor-node-queries';
+import { insertHistory } from '../db/repositories/conductor-history-queries';
+import { updatePortRow, updatePortgroupRow } from '../db/repositories/conductor-port-queries';
+import type { ComposedDriver, DriverTask } from '../drivers/base';
+import type { ConductorContext } from './context';
+import { isStable, ProvisionMachine } from './fsm';
+
+export type SpawnedWork = (task: Task) => Promise<void>;
+/** Runs when spawning fails (no free worker): gets the error and the states before the event. */
+export type SpawnErrorHook = (err: Error, task: Task) => Promise<void>;
+
+export interface ProcessEventOptions {
+  /** Work to run in the background once the caller returns, holding the lock. */
+  spawn?: SpawnedWork;
+  errHandler?: (err: Error, task: Task, prevState: string | null, prevTarget: string | null) => Promise<void>;
+  targetState?: string | null;
+  lastError?: string | null;
+}
+
+export class Task implements DriverTask {
+  private original: NodeRecord;
+  private provisionTouched = false;
+  spawnWork: SpawnedWork | null = null;
+  spawnErrorHook: SpawnErrorHook | null = null;
+  released = false;
+  extraData?: Record<string, unknown>;
+
+  constructor(
+    readonly ctx: ConductorContext,
+    public node: NodeRecord,
+    public ports: PortRecord[],
+    public portgroups: PortgroupRecord[],
+    private driverOrNull: ComposedDriver | null,
+    public shared: boolean,
+    readonly purpose: string,
+  ) {
+    this.original = structuredClone(node);
+  }
+
+  get driver(): ComposedDriver {
+    if (!this.driverOrNull) this.driverOrNull = this.ctx.registry.buildDriver(this.node);
+    return this.driverOrNull;
+  }
+
+  requireExclusive(): void {
+    if (this.shared) throw new ExclusiveLockRequired();
+  }
+
+  /** Fields that differ from what was loaded/saved last. */
+  changedFields(): Partial<NodeRecord> {
+    const out: Record<string, unknown> = {};
+    const now = this.node as unknown as Record<string, unknown>;
+    const before = this.original as unknown as Record<string, unknown>;
+    for (const key of Object.keys(now)) {
+      if (key === 'reservation' || key === 'updated_at' || key === 'created_at' || key === 'id') continue;
+      if (JSON.stringify(now[key]) !== JSON.stringify(before[key])) out[key] = now[key];
+    }
+    return out as Partial<NodeRecord>;
+  }
+
+  async saveNode(): Promise<void> {
+    const changes = this.changedFields();
+    if (this.provisionTouched || 'provision_state' in changes) this.stampProvisionTimes(changes);
+    this.provisionTouched = false;
+    if (Object.keys(changes).length === 0) return;
+    await writeNodeFields(this.ctx.db, this.node.id, changes);
+    this.original = structuredClone(this.node);
+  }
+
+  /** The DB layer's side effects of a provision_state write (dbapi update_node). */
+  private stampProvisionTimes(changes: Partial<NodeRecord>): void {
+    const now = new Date();
+    changes.provision_updated_at = now;
+    this.node.provision_updated_at = now;
+    const prev = this.original.provision_state;
+    const next = this.node.provision_state;
+    if (next === states.INSPECTING && prev !== states.INSPECTING) {
+      changes.inspection_started_at = this.node.inspection_started_at = now;
+      changes.inspection_finished_at = this.node.inspection_finished_at = null;
+    } else if ((prev === states.INSPECTING || prev === states.INSPECTWAIT) && next === states.MANAGEABLE) {
+      changes.inspection_finished_at = this.node.inspection_finished_at = now;
+      changes.inspection_started_at = this.node.inspection_started_at = null;
+    }
+  }
+
+  /** Reloads the node from the database, dropping unsaved changes. */
+  async refresh(): Promise<void> {
+    this.node = await findNode(this.ctx.db, this.node.id);
+    this.original = structuredClone(this.node);
+  }
+
+  async updatePort(port: PortRecord, changes: Partial<PortRecord>): Promise<void> {
+    await updatePortRow(this.ctx.db, port.id, changes);
+    Object.assign(port, changes);
+  }
+
+  async updatePortgroup(portgroup: PortgroupRecord, changes: Partial<PortgroupRecord>): Promise<void> {
+    await updatePortgroupRow(this.ctx.db, portgroup.id, changes);
+    Object.assign(portgroup, changes);
+  }
+
+  /**
+   * Moves the node through the state machine exactly as TaskManager.process_event: the target
+   * is cleared on a stable state without callback, last_error goes with the transition, and the
+   * node is saved (which stamps provision_updated_at).
+   */
+  async processEvent(event: string, opts: ProcessEventOptions = {}): Promise<void> {
+    const prevState = this.node.provision_state;
+    const prevTarget = this.node.target_provision_state;
+    const machine = new ProvisionMachine(prevState ?? states.ENROLL, prevTarget);
+    machine.processEvent(event, opts.targetState);
+    if (opts.spawn && opts.errHandler) {
+      const handler = opts.errHandler;
+      this.spawnErrorHook = (err, task) => handler(err, task, prevState, prevTarget);
+    }
+    this.node.provision_state = machine.current;
+    this.node.target_provision_state = !opts.spawn && isStable(machine.current) ? null : machine.target;
+    if (opts.spawn) {
+      this.node.last_error = opts.lastError ?? null;
+      this.spawnAfter(opts.spawn);
+    } else if (opts.lastError !== undefined && opts.lastError !== null) {
+      this.node.last_error = opts.lastError;
+    }
+    this.provisionTouched = true;
+    await this.saveNode();
+    const message = `Node ${this.node.uuid} moved to provision state "${machine.current}" from state "${prevState}"; ` +
+      `target provision state is "${this.node.target_provision_state ?? 'None'}"`;
+    if (machine.current.endsWith('failed') || machine.current === states.ERROR) log.error(message);
+    else log.info(message);
+  }
+
+  spawnAfter(work: SpawnedWork, errorHook?: SpawnErrorHook): void {
+    this.spawnWork = work;
+    if (errorHook) this.spawnErrorHook = errorHook;
+  }
+
+  /**
+   * node_history_record: an error also becomes last_error (saved with the next save); the
+   * history row is written at once when [conductor]node_history is on.
+   */
+  async recordHistory(event: string | null | undefined, eventType: string, error: boolean, user: string | null = null): Promise<void> {
+    if (!event) return;
+    if (error) this.node.last_error = event;
+    if (!this.ctx.conf.bool('conductor', 'node_history')) return;
+    await insertHistory(this.ctx.db, {
+      nodeId: this.node.id, conductor: this.ctx.host, event, eventType: eventType || 'UNKNOWN',
+      severity: error ? 'ERROR' : 'INFO', user,
+    });
+  }
+}

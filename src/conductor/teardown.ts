@@ -1,0 +1,52 @@
+/**
+ * Tear down (manager._do_node_tear_down): deploy clean-up, instance data removed, then `clean`
+ * into cleaning, which ends in available (automated cleaning may run no steps at all).
+ */
+import { InvalidStateRequested, NodeProtected } from '../common/errors';
+import { log } from '../common/log';
+import * as states from '../common/states';
+import { runCleaning } from './cleaning';
+import { errorText, provisioningErrorHandler, wipeDeployInternalInfo } from './error-handlers';
+import { isActionable } from './fsm';
+import type { Task } from './task';
+import type { TaskManager } from './task-manager';
+
+export async function doNodeTearDown(tasks: TaskManager, nodeId: string): Promise<void> {
+  await tasks.run(nodeId, { purpose: 'node tear down' }, async (task) => {
+    if (task.node.protected) throw new NodeProtected({ node: task.node.uuid });
+    if (!isActionable(task.node.provision_state, 'delete')) {
+      throw new InvalidStateRequested({ action: 'delete', node: task.node.uuid, state: task.node.provision_state });
+    }
+    await task.driver.power.validate(task);
+    await task.processEvent('delete', { spawn: (t) => runTearDown(t), errHandler: provisioningErrorHandler });
+  });
+}
+
+async function runTearDown(task: Task): Promise<void> {
+  const node = task.node;
+  try {
+    if (node.provision_state === states.DELETING && node.console_enabled) {
+      await task.driver.console.stopConsole(task).catch(() => undefined);
+      node.console_enabled = false;
+    }
+    await task.driver.deploy.cleanUp(task);
+    await task.driver.deploy.tearDown(task);
+  } catch (err) {
+    const msg = `Error while tearing down the node ${node.uuid}: ${errorText(err)}`;
+    log.error(msg);
+    await task.recordHistory(msg, states.HISTORY_UNPROVISION, true);
+    await task.processEvent('fail');
+    return;
+  }
+  const info = { ...(node.driver_internal_info ?? {}) };
+  for (const k of ['instance', 'root_uuid_or_disk_id', 'is_whole_disk_image', 'is_source_a_path', 'deploy_boot_mode']) delete info[k];
+  node.driver_internal_info = info;
+  wipeDeployInternalInfo(task);
+  node.instance_info = {};
+  node.instance_uuid = null;
+  node.instance_name = null;
+  await task.saveNode();
+  log.info(`Successfully unprovisioned node ${node.uuid}.`);
+  await task.processEvent('clean');
+  await runCleaning(task, null);
+}
