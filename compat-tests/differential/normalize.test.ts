@@ -75,3 +75,14 @@ test('comparison ignores key order and reports each differing path', () => {
     ['status', 'header x-openstack-ironic-api-version', 'body.b.length', 'body.c.d', 'body.e'],
   );
 });
+
+test('the body spelling (Python json.dumps vs compact JSON) is part of the comparison', () => {
+  const n = new Normalizer(17001, '1.82');
+  const python = { status: 200, headers: {}, bodyText: '{"a": 1, "b": ["\\u00e9", null]}' };
+  const compact = { status: 200, headers: {}, bodyText: '{"a":1,"b":["é",null]}' };
+  const err = { status: 404, headers: {}, bodyText: JSON.stringify({ error_message: '{"faultcode":"Client"}' }) };
+  assert.equal(n.response(python, { maxVersionNormalized: false }).headers['(body format)'], 'python-json');
+  assert.equal(n.response(compact, { maxVersionNormalized: false }).headers['(body format)'], 'compact-json');
+  assert.equal(n.response(err, { maxVersionNormalized: false }).headers['(body format)'], 'compact-json, error_message compact-json');
+  assert.equal(n.response({ status: 204, headers: {}, bodyText: '' }, { maxVersionNormalized: false }).headers['(body format)'], 'empty');
+});

@@ -3,6 +3,7 @@
 // reveal objects in the same order.
 import type { NormalizedResponse } from './types';
 import type { RawResponse } from './http-client';
+import { bodyFormat } from './body-format';
 
 const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const REQ_ID_RE = /req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
@@ -58,6 +59,7 @@ export class Normalizer {
       headers[name] = v === undefined ? null : this.headerValue(name, v, opts);
     }
     for (const name of PRESENCE_HEADERS) headers[name] = raw.headers[name] === undefined ? null : '<present>';
+    headers['(body format)'] = bodyFormat(raw.bodyText);
     return { status: raw.status, headers, body };
   }
 

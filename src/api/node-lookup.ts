@@ -13,6 +13,16 @@ import { V } from './versions';
 
 export type NodeRecord = NodeWithRelations;
 
+/** Ironic's old is_hostname_safe() rule, used for names below 1.10 (host, domain labels, trailing dot). */
+const HOSTNAME_SAFE_RE = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9\-_]{0,62}[a-z0-9])*\.?$/;
+
+/** api utils is_valid_logical_name: the rule of the request's version. */
+export function isLogicalNameAt(name: unknown, version: number): boolean {
+  if (typeof name !== 'string' || name.length > 255) return false;
+  if (version < V.RFC3986_NODE_NAME) return HOSTNAME_SAFE_RE.test(name);
+  return isValidLogicalName(name, version);
+}
+
 /** Path segments under /v1/nodes that are routes, never node names (Ironic's reserved words). */
 export const NODE_RESERVED_WORDS = ['maintenance', 'management', 'states', 'vendor_passthru', 'detail', 'validate'] as const;
 
@@ -62,7 +72,7 @@ async function loadOrNotFound(ctx: ApiContext, key: string, ident: string): Prom
 export async function getNodeByIdent(ctx: ApiContext, ident: string): Promise<NodeRecord> {
   if (isUuidLike(ident)) return loadOrNotFound(ctx, canonicalUuid(ident), ident);
   if (ctx.state.version >= V.NODE_NAME) {
-    if (isValidLogicalName(ident, ctx.state.version)) return loadOrNotFound(ctx, ident, ident);
+    if (isLogicalNameAt(ident, ctx.state.version)) return loadOrNotFound(ctx, ident, ident);
     throw new InvalidUuidOrName({ name: ident });
   }
   throw new NodeNotFound({ node: ident });

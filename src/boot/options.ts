@@ -28,6 +28,8 @@ export interface PxeConf {
   ipxe_fallback_script?: string;
   /** [pxe]ipxe_timeout in seconds (0 = none). */
   ipxe_timeout?: number;
+  /** [pxe]initial_grub_template; empty string disables it. */
+  initial_grub_template?: string;
   /** [pxe]pxe_config_subdir */
   pxe_config_subdir?: string;
   /** [pxe]file_permission, e.g. 0o644 */
@@ -69,6 +71,7 @@ export const DEFAULTS = {
   uefi_pxe_config_template: 'pxe_grub_config.template',
   ipxe_config_template: 'ipxe_config.template',
   ipxe_boot_script: 'boot.ipxe',
+  initial_grub_template: 'initial_grub_cfg.template',
   pxe_config_subdir: 'pxelinux.cfg',
   file_permission: 0o644,
   dir_permission: 0o755,

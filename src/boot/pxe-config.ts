@@ -190,3 +190,14 @@ export async function createIpxeBootScript(conf: PxeConf): Promise<string> {
   }
   return dest;
 }
+
+/** Node-independent grub entry config at <tftp_root>/grub/grub.cfg; undefined when disabled. */
+export async function placeCommonConfig(conf: PxeConf): Promise<string | undefined> {
+  const template = conf.initial_grub_template ?? DEFAULTS.initial_grub_template;
+  if (!template) return undefined;
+  const grubDir = path.join(conf.tftp_root, 'grub');
+  await ensureDir(grubDir, conf);
+  const dest = path.join(grubDir, 'grub.cfg');
+  await fsp.writeFile(dest, renderTemplate(template, { tftp_root: conf.tftp_root }), { mode: conf.file_permission ?? DEFAULTS.file_permission });
+  return dest;
+}

@@ -2,7 +2,7 @@
 //   node dist/src/cmd/redfish-emulator.js --systems 3 --port 8000 [--host 127.0.0.1]
 //     [--username admin --password secret [--no-basic] [--no-sessions]]
 //     [--tls-cert cert.pem --tls-key key.pem] [--graceful-delay-ms 2000] [--task-duration-ms 1000]
-//     [--system-ids a,b,c] [--require-if-match]
+//     [--system-ids a,b,c] [--require-if-match] [--session-timeout SECONDS]
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -25,11 +25,18 @@ function optionsFromArgv(argv: string[]): RedfishEmulatorOptions {
       'graceful-delay-ms': { type: 'string', default: '0' },
       'task-duration-ms': { type: 'string', default: '1000' },
       'require-if-match': { type: 'boolean', default: false },
+      'session-timeout': { type: 'string', default: '1800' },
     },
   });
   const ids = values['system-ids'];
   const auth = values.username !== undefined
-    ? { username: values.username, password: values.password ?? '', basic: !values['no-basic'], sessions: !values['no-sessions'] }
+    ? {
+      username: values.username,
+      password: values.password ?? '',
+      basic: !values['no-basic'],
+      sessions: !values['no-sessions'],
+      sessionTimeoutSec: toInt(values['session-timeout'], 'session-timeout'),
+    }
     : null;
   const certPath = values['tls-cert'];
   const keyPath = values['tls-key'];

@@ -13,6 +13,7 @@ import type { DeployRequest, Step } from '../rpc/conductor-api';
 import { deployingErrorHandler, errorText, provisioningErrorHandler, wipeDeployInternalInfo } from './error-handlers';
 import { isActionable } from './fsm';
 import { pyRepr } from '../common/pyrepr';
+import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-validation';
 import { driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps } from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
@@ -52,9 +53,8 @@ export async function doNodeDeploy(tasks: TaskManager, nodeId: string, req: Depl
     try {
       await task.driver.power.validate(task);
       await task.driver.deploy.validate(task);
-      validateUserSteps(task, 'deploy', [...await templateSteps(task), ...(req.deploySteps ?? [])], {
-        skipMissing: true, errorPrefix: 'Validation of deploy steps from "deploy steps" argument failed.',
-      });
+      await validateInstanceInfoTraits(task);
+      await validateDeployStepsAndTemplates(task, req.deploySteps, true);
     } catch (err) {
       if (!(err instanceof InvalidParameterValue)) throw err;
       throw new InstanceDeployFailure(`Failed to validate deploy or power info for node ${task.node.uuid}: ${err.message}`);

@@ -91,8 +91,7 @@ export async function getConsoleInformation(tasks: TaskManager, nodeId: string):
   return tasks.run(nodeId, { shared: true, purpose: 'getting console information' }, async (task) => {
     if (!task.node.console_enabled) throw new NodeConsoleNotEnabled({ node: task.node.uuid });
     await task.driver.console.validate(task);
-    const info = await task.driver.console.getConsole(task);
-    return { type: String(info.type ?? 'shellinabox'), ...info } as ConsoleInfo;
+    return (await task.driver.console.getConsole(task)) as ConsoleInfo;
   });
 }
 

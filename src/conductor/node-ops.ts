@@ -12,7 +12,7 @@ import type { InterfaceValidation } from '../rpc/conductor-api';
 import type { ConductorContext } from './context';
 import { errorText } from './error-handlers';
 import { pyRepr } from '../common/pyrepr';
-import { validateUserSteps } from './steps';
+import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-validation';
 import type { TaskManager } from './task-manager';
 
 const ALLOWED_UPDATE_STATES = [states.ENROLL, states.INSPECTING, states.INSPECTWAIT, states.MANAGEABLE, states.AVAILABLE];
@@ -123,7 +123,11 @@ export async function validateDriverInterfaces(ctx: ConductorContext, tasks: Tas
       let result: InterfaceValidation;
       try {
         await task.driver[kind].validate(task);
-        if (kind === 'deploy') validateUserSteps(task, 'deploy', [], { skipMissing: true });
+        if (kind === 'deploy') {
+          await validateInstanceInfoTraits(task);
+          // Without an agent the full step list is unknown: steps not known yet are skipped.
+          await validateDeployStepsAndTemplates(task, undefined, true);
+        }
         result = { result: true };
       } catch (err) {
         if (err instanceof InvalidParameterValue || err instanceof UnsupportedDriverExtension) {

@@ -25,9 +25,10 @@ export async function doNodeTearDown(tasks: TaskManager, nodeId: string): Promis
 async function runTearDown(task: Task): Promise<void> {
   const node = task.node;
   try {
-    if (node.provision_state === states.DELETING && node.console_enabled) {
-      await task.driver.console.stopConsole(task).catch(() => undefined);
-      node.console_enabled = false;
+    if (node.console_enabled) {
+      // Ironic keeps console_enabled so the console comes back with the next deployment; a failure
+      // to stop it fails the tear down.
+      await task.driver.console.stopConsole(task);
     }
     await task.driver.deploy.cleanUp(task);
     await task.driver.deploy.tearDown(task);

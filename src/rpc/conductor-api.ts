@@ -43,8 +43,9 @@ export interface BootDevice {
   persistent: boolean | null;
 }
 
+/** What the console interface's get_console returns, passed through untouched (fake: {}). */
 export interface ConsoleInfo {
-  type: string;
+  type?: string;
   url?: string;
   [key: string]: unknown;
 }

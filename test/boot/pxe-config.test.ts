@@ -9,6 +9,7 @@ import {
   buildPxeOptions,
   cleanUpPxeConfig,
   createIpxeBootScript,
+  placeCommonConfig,
   prepareNodeBoot,
   switchPxeConfig,
   switchToBoot,
@@ -153,4 +154,11 @@ test('InfiniBand client-id ports use the 20- hardware type prefix', async () => 
   node.ports = [{ address: 'aa:bb:cc:dd:ee:01', client_id: 'ff:00:00:00:00:00:02:00:00:02:c9:00:aa:bb:cc:dd:ee:01' }];
   await prepareNodeBoot(node, conf);
   await fsp.lstat(path.join(conf.tftp_root, 'pxelinux.cfg', '20-aa-bb-cc-dd-ee-01'));
+});
+
+test('initial grub.cfg chains to the per-MAC .conf link', async () => {
+  const p = await placeCommonConfig(conf);
+  assert.equal(p, path.join(conf.tftp_root, 'grub', 'grub.cfg'));
+  assert.match(await fsp.readFile(p!, 'utf8'), /^\s+configfile \/\$net_default_mac\.conf$/m);
+  assert.equal(await placeCommonConfig({ ...conf, initial_grub_template: '' }), undefined);
 });

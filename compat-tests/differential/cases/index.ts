@@ -2,6 +2,7 @@
 import type { CaseGroup } from '../types';
 import { chassisGroup } from './chassis';
 import { discovery } from './discovery';
+import { edgeCases } from './edge-cases';
 import { conductorsGroup, driversGroup } from './drivers';
 import { errors } from './errors';
 import { nodeLists } from './node-lists';
@@ -14,12 +15,13 @@ import { portsGroup } from './ports';
 import { traitsGroup, vifsGroup } from './traits-vifs';
 import { versions } from './versions';
 
+// node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
+// request one server accepts and the other rejects (oversized body, odd types) would shift every later list.
 export const ALL_GROUPS: readonly CaseGroup[] = [
   discovery,
   versions,
-  errors,
-  nodesCrud,
   nodeLists,
+  nodesCrud,
   nodePatch,
   chassisGroup,
   portsGroup,
@@ -30,4 +32,6 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   vifsGroup,
   nodeStates,
   nodeSubresources,
+  edgeCases,
+  errors,
 ];

@@ -1,11 +1,12 @@
 /** POST /v1/events (event.py, 1.54+): external (Neutron) events, validated and acknowledged with 204. */
 import Router from '@koa/router';
-import { HttpError, NotFound } from '../../common/errors';
+import { NotFound } from '../../common/errors';
 import { log } from '../../common/log';
 import { readQuery } from '../schemas/list-query';
 import { EVENTS_VALIDATOR } from '../schemas/event';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
+import { refuseOtherVerbs } from './method-rules';
 
 async function postEvents(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
@@ -19,8 +20,6 @@ async function postEvents(ctx: ApiContext): Promise<void> {
 export function eventsRouter(): Router<ApiState> {
   const router = new Router<ApiState>();
   router.post('/v1/events', postEvents);
-  for (const verb of ['get', 'put', 'patch', 'delete'] as const) {
-    router[verb]('/v1/events', () => { throw new HttpError(405, 'Method Not Allowed', ''); });
-  }
+  refuseOtherVerbs(router, '/v1/events', ['post']);
   return router;
 }

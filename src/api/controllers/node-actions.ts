@@ -5,6 +5,7 @@
 import Router from '@koa/router';
 import type { ApiState } from '../state';
 import { addAllocationRoutes } from './node-actions/allocation';
+import { addIndicatorRoutes } from './node-actions/indicators';
 import { addMaintenanceRoutes } from './node-actions/maintenance';
 import { addManagementRoutes } from './node-actions/management';
 import { setProvisionState } from './node-actions/provision';
@@ -18,6 +19,7 @@ export function nodeActionsRouter(): Router<ApiState> {
   addStateRoutes(router);
   router.put('/v1/nodes/:node_ident/states/provision', setProvisionState);
   addManagementRoutes(router);
+  addIndicatorRoutes(router);
   addMaintenanceRoutes(router);
   addTraitRoutes(router);
   addVifRoutes(router);

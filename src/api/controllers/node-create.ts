@@ -9,7 +9,7 @@ import type { NodeRecord } from '../../db/models';
 import * as nodesRepo from '../../db/repositories/nodes';
 import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
-import { NODE_RESERVED_WORDS } from '../node-lookup';
+import { isLogicalNameAt, NODE_RESERVED_WORDS } from '../node-lookup';
 import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { NODE_CREATE_SCHEMA, validateNodeBody } from '../schemas/node';
@@ -18,7 +18,6 @@ import { V } from '../versions';
 import { disallowedFields, nodeView } from '../views/node';
 import { loadNodeExtras } from '../views/node-extras';
 import { bodyOrEmpty, conductorTopic } from './node-actions/params';
-import { isValidLogicalName } from '../ident';
 import { ClientSideError } from './node-errors';
 
 /** reject_fields_in_newer_versions: a field the version does not know must be absent or empty. */
@@ -36,7 +35,7 @@ export function checkNamesAcceptable(ctx: ApiContext, names: unknown[], message:
   if (ctx.state.version < V.NODE_NAME) throw new NotAcceptable();
   for (const name of names) {
     const text = args.pyStr(name);
-    if (!isValidLogicalName(name, ctx.state.version) || isUuidLike(name)) throw new ClientSideError(message(text), 400);
+    if (!isLogicalNameAt(name, ctx.state.version) || isUuidLike(name)) throw new ClientSideError(message(text), 400);
     if ((NODE_RESERVED_WORDS as readonly string[]).includes(text)) {
       throw new ClientSideError(`The word "${text}" is reserved and can not be used as a node name. Reserved words are: ` +
         `${NODE_RESERVED_WORDS.join(', ')}.`, 400);

@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import {
-  HttpError, HTTPNotFound, InvalidParameterValue, NotAcceptable, NotFound,
+  HttpError, HTTPNotFound, InvalidParameterValue, NotAcceptable, NotFound, PortgroupNotFound,
 } from '../../common/errors';
 import type { PortgroupRecord } from '../../db/models';
 import * as portgroupsRepo from '../../db/repositories/portgroups';
@@ -22,6 +22,7 @@ import { portgroupDict, portgroupView } from '../views/portgroup';
 import { sanitize } from '../views/resource-dict';
 import { getPortgroupByIdent } from './portgroup-lookup';
 import { createPortgroup, deletePortgroup, patchPortgroup } from './portgroups-write';
+import { crudVerbRules } from './method-rules';
 import { listPorts } from './ports';
 
 const DEFAULT_FIELDS = ['uuid', 'address', 'name'];
@@ -64,7 +65,12 @@ function parseListArgs(ctx: ApiContext, detailPath: boolean): ListArgs {
 export async function listPortgroups(ctx: ApiContext, parentNode: string | null = null, detailPath = false): Promise<void> {
   const a = parseListArgs(ctx, detailPath);
   requirePortgroups(ctx);
-  if (parentNode) a.node = parentNode;
+  if (parentNode) {
+    // check_port_list_policy looks the parent up by UUID only and reports a miss as a portgroup miss.
+    const row = await ctx.state.deps.db.knex('nodes').where({ uuid: parentNode }).first('id');
+    if (!row) throw new PortgroupNotFound({ portgroup: null });
+    a.node = parentNode;
+  }
   let fields: string[] | null = null;
   if (!detailPath) checkAllowedPortgroupFields(ctx, a.fields);
   checkAllowedPortgroupFields(ctx, [a.sortKey]);
@@ -144,5 +150,6 @@ export function portgroupsRouter(): Router<ApiState> {
   router.post('/v1/portgroups', createPortgroup);
   router.patch('/v1/portgroups/:ident', lookupGuard, patchPortgroup);
   router.delete('/v1/portgroups/:ident', lookupGuard, deletePortgroup);
+  crudVerbRules(router, '/v1/portgroups', 'portgroup_ident', 'portgroup');
   return router;
 }

@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { defineError, HttpError } from '../../common/errors';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
+import { refuseOtherVerbs } from './method-rules';
 
 /** pecan.abort(404) inside an exposed method renders as a fault with webob's text. */
 const ShardNotFound = defineError('HTTPNotFound', 404, 'The resource could not be found.');
@@ -33,8 +34,7 @@ export function shardsRouter(): Router<ApiState> {
     requireShards(ctx);
     throw new ShardNotFound();
   });
-  for (const verb of ['post', 'put', 'patch', 'delete'] as const) {
-    router[verb]('/v1/shards', (ctx) => { requireShards(ctx); throw new HttpError(405, 'Method Not Allowed', ''); });
-  }
+  router.all('/v1/shards', (ctx, next) => { requireShards(ctx); return next(); });
+  refuseOtherVerbs(router, '/v1/shards', ['get']);
   return router;
 }

@@ -88,15 +88,20 @@ export const VIF_SCHEMA: Schema = {
 
 const STEP_INTERFACES = ['power', 'management', 'deploy', 'bios', 'raid'];
 
+/** A property schema with Ironic's `description` (not validated, but shown in Ironic's error text). */
+function described(description: string, schema: Schema): Schema {
+  return { description, ...schema } as Schema;
+}
+
 export const CLEAN_STEPS_SCHEMA: Schema = {
   type: 'array',
   items: {
     type: 'object',
     required: ['interface', 'step'],
     properties: {
-      interface: { enum: STEP_INTERFACES },
-      step: { type: 'string', minLength: 1 },
-      args: { type: 'object', properties: {} },
+      interface: described('driver interface', { enum: STEP_INTERFACES }),
+      step: described('name of clean step', { type: 'string', minLength: 1 }),
+      args: described('additional args', { type: 'object', properties: {} }),
     },
     additionalProperties: false,
   },

@@ -46,9 +46,16 @@ export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = {
   power_interface: V.DYNAMIC_INTERFACES, raid_interface: V.DYNAMIC_INTERFACES, vendor_interface: V.DYNAMIC_INTERFACES,
 };
 
+const disallowedByVersion = new Map<number, readonly string[]>();
+
 /** disallowed_fields(): the versioned fields the request's version does not know, in Ironic's order. */
-export function disallowedFields(version: number): string[] {
-  return Object.entries(NODE_FIELD_VERSIONS).filter(([, min]) => version < min).map(([f]) => f);
+export function disallowedFields(version: number): readonly string[] {
+  let fields = disallowedByVersion.get(version);
+  if (!fields) {
+    fields = Object.entries(NODE_FIELD_VERSIONS).filter(([, min]) => version < min).map(([f]) => f);
+    disallowedByVersion.set(version, fields);
+  }
+  return fields;
 }
 
 export interface NodeWithTraits extends NodeRecord {
@@ -79,52 +86,78 @@ function fieldValue(node: NodeWithTraits, field: string): unknown {
 }
 
 /** _get_fields_for_node_query with fields: the object fields to read, refusing unknown ones. */
+const KNOWN_FIELDS = new Set<string>(['uuid', 'traits', ...API_FULFILLED_FIELDS, ...NODE_FIELDS]);
+
+const objectFieldsCache = new WeakMap<readonly string[], readonly string[]>();
+
 export function objectFieldsFor(fields: readonly string[] | null): readonly string[] {
   if (fields === null) return NODE_FIELDS;
-  const known = new Set<string>(['uuid', 'traits', ...API_FULFILLED_FIELDS, ...NODE_FIELDS]);
+  const cached = objectFieldsCache.get(fields);
+  if (cached) return cached;
   for (const field of fields) {
-    if (!known.has(field)) throw new Invalid(`Field ${field} is not a valid field.`);
+    if (!KNOWN_FIELDS.has(field)) throw new Invalid(`Field ${field} is not a valid field.`);
   }
-  return fields.filter((f) => !(API_FULFILLED_FIELDS as readonly string[]).includes(f));
+  const result = fields.filter((f) => !(API_FULFILLED_FIELDS as readonly string[]).includes(f));
+  objectFieldsCache.set(fields, result);
+  return result;
 }
 
 function subLinks(base: string, uuid: string, sub: string): Link[] {
   return [makeLink(base, 'self', 'nodes', `${uuid}/${sub}`), makeLink(base, 'bookmark', 'nodes', `${uuid}/${sub}`, true)];
 }
 
-/** The API dict for one node. */
-export function nodeView(node: NodeWithTraits, opts: NodeViewOptions, extras: NodeViewExtras): Record<string, unknown> {
-  const { fields, version, base } = opts;
-  const out: Record<string, unknown> = { uuid: node.uuid, created_at: fieldValue(node, 'created_at'),
-    updated_at: fieldValue(node, 'updated_at') };
-  for (const field of objectFieldsFor(fields)) out[field] = fieldValue(node, field);
-  out.links = selfAndBookmark(base, 'nodes', node.uuid);
+const SUB_LINKS = new Set(['ports', 'states', 'portgroups', 'volume']);
+const planCache = new Map<string, readonly string[]>();
+
+/**
+ * The output keys, in order, for these fields at this version: what object_to_dict builds, then
+ * node_sanitize's trimming (requested fields + links) and hiding of newer fields. Computed once per
+ * (version, fields) so each node is built directly with its final keys.
+ */
+function viewPlan(fields: readonly string[] | null, version: number): readonly string[] {
+  const cacheKey = `${version}|${fields === null ? '*' : fields.join(',')}`;
+  const cached = planCache.get(cacheKey);
+  if (cached) return cached;
+  const keys: string[] = [];
+  const add = (k: string): void => { if (!keys.includes(k)) keys.push(k); };
+  ['uuid', 'created_at', 'updated_at', ...objectFieldsFor(fields)].forEach(add);
+  add('links');
   const wants = (f: string): boolean => fields === null || fields.includes(f);
-  if (version >= V.CONDUCTORS && wants('conductor')) out.conductor = extras.conductor ?? null;
-  if (version >= V.ALLOCATIONS && wants('allocation_uuid')) out.allocation_uuid = extras.allocationUuid ?? null;
-  if (wants('chassis_uuid')) out.chassis_uuid = extras.chassisUuid ?? null;
+  if (version >= V.CONDUCTORS && wants('conductor')) add('conductor');
+  if (version >= V.ALLOCATIONS && wants('allocation_uuid')) add('allocation_uuid');
+  if (wants('chassis_uuid')) add('chassis_uuid');
   if (fields === null) {
-    out.ports = subLinks(base, node.uuid, 'ports');
-    if (version >= V.LINKS_NODE_STATES_DRIVER_PROPS) out.states = subLinks(base, node.uuid, 'states');
-    if (version >= V.PORTGROUP_SUBRESOURCES) out.portgroups = subLinks(base, node.uuid, 'portgroups');
-    if (version >= V.VOLUME) out.volume = subLinks(base, node.uuid, 'volume');
+    add('ports');
+    if (version >= V.LINKS_NODE_STATES_DRIVER_PROPS) add('states');
+    if (version >= V.PORTGROUP_SUBRESOURCES) add('portgroups');
+    if (version >= V.VOLUME) add('volume');
   }
-  sanitizeNode(out, fields, version);
-  return out;
+  const hidden = new Set(disallowedFields(version));
+  const plan = keys.filter((k) => (fields === null || k === 'links' || fields.includes(k)) && !hidden.has(k));
+  if (planCache.size > 1000) planCache.clear();
+  planCache.set(cacheKey, plan);
+  return plan;
 }
 
-/** node_sanitize: trim to fields, mask secrets, rename old states, hide newer fields. */
-function sanitizeNode(node: Record<string, unknown>, fields: readonly string[] | null, version: number): void {
-  if (fields !== null) {
-    for (const key of Object.keys(node)) if (key !== 'links' && !fields.includes(key)) delete node[key];
+function viewValue(node: NodeWithTraits, key: string, base: string, extras: NodeViewExtras): unknown {
+  switch (key) {
+    case 'links': return selfAndBookmark(base, 'nodes', node.uuid);
+    case 'conductor': return extras.conductor ?? null;
+    case 'allocation_uuid': return extras.allocationUuid ?? null;
+    case 'chassis_uuid': return extras.chassisUuid ?? null;
+    case 'driver_info': return maskDictPassword(fieldValue(node, key) as Record<string, unknown>);
+    case 'instance_info': return maskInstanceInfo(fieldValue(node, key) as Record<string, unknown>);
+    case 'driver_internal_info': return maskDriverInternalInfo(fieldValue(node, key) as Record<string, unknown>);
+    default: return SUB_LINKS.has(key) ? subLinks(base, node.uuid, key) : fieldValue(node, key);
   }
-  if ('driver_info' in node) node.driver_info = maskDictPassword(node.driver_info as Record<string, unknown>);
-  if ('instance_info' in node) node.instance_info = maskInstanceInfo(node.instance_info as Record<string, unknown>);
-  if (node.driver_internal_info && typeof node.driver_internal_info === 'object') {
-    node.driver_internal_info = maskDriverInternalInfo(node.driver_internal_info as Record<string, unknown>);
-  }
-  if ('provision_state' in node) renameStatesForVersion(node, version);
-  for (const field of disallowedFields(version)) delete node[field];
+}
+
+/** The API dict for one node (node_convert_with_links + node_sanitize). */
+export function nodeView(node: NodeWithTraits, opts: NodeViewOptions, extras: NodeViewExtras): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of viewPlan(opts.fields, opts.version)) out[key] = viewValue(node, key, opts.base, extras);
+  if ('provision_state' in out) renameStatesForVersion(out, opts.version);
+  return out;
 }
 
 /** update_state_in_older_versions: "available" was NOSTATE before 1.2; "inspect wait" was "inspecting" before 1.39. */

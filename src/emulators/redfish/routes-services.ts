@@ -49,7 +49,7 @@ function addSessionRoutes(router: Router, ctx: EmulatorContext): void {
           Id: 'SessionService',
           Name: 'Session Service',
           ServiceEnabled: ctx.sessions.sessionsEnabled,
-          SessionTimeout: 1800,
+          SessionTimeout: ctx.sessions.timeoutSec,
           Sessions: link(SESSIONS_PATH),
         },
       }),

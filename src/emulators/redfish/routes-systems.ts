@@ -26,6 +26,21 @@ export function addSystemRoutes(router: Router, ctx: EmulatorContext): void {
     },
   });
   router.add({
+    template: `${SYSTEMS}/:id/Settings`,
+    handlers: {
+      GET: (req) => ok(systemSettingsJson(settingsSystem(sys(req), req.path))),
+      PATCH: (req) => {
+        const s = settingsSystem(sys(req), req.path);
+        const boot = (req.body ?? {}).Boot;
+        if (!isJsonObject(boot) || Object.keys(boot).some((k) => k !== 'BootSourceOverrideMode')) {
+          throw new EmulatorHttpError(400, 'PropertyNotWritable', 'Only Boot/BootSourceOverrideMode is pending-settable here.', ['Boot']);
+        }
+        s.stageBootMode(optionalString(boot.BootSourceOverrideMode, 'Boot/BootSourceOverrideMode'));
+        return { status: 204 };
+      },
+    },
+  });
+  router.add({
     template: `${SYSTEMS}/:id/Actions/ComputerSystem.Reset`,
     handlers: {
       POST: (req) => {
@@ -41,6 +56,14 @@ export function addSystemRoutes(router: Router, ctx: EmulatorContext): void {
   router.add({
     template: `${SYSTEMS}/:id/Processors/:cpu`,
     handlers: { GET: (req) => ok(processorJson(sys(req), req.params.cpu, req.path)) },
+  });
+  router.add({
+    template: `${SYSTEMS}/:id/SimpleStorage`,
+    handlers: { GET: (req) => ok(collection(`${SYSTEMS}/${sys(req).id}/SimpleStorage`, 'SimpleStorageCollection', 'Simple Storage Collection', [`${req.path}/1`])) },
+  });
+  router.add({
+    template: `${SYSTEMS}/:id/SimpleStorage/:sid`,
+    handlers: { GET: (req) => ok(simpleStorageJson(sys(req), req.params.sid, req.path)) },
   });
   router.add({
     template: `${SYSTEMS}/:id/EthernetInterfaces`,
@@ -83,8 +106,10 @@ export function systemJson(s: EmulatedSystem): JsonObject {
     MemorySummary: { TotalSystemMemoryGiB: 32, Status: { State: 'Enabled', Health: 'OK' } },
     Processors: link(`${path}/Processors`),
     EthernetInterfaces: link(`${path}/EthernetInterfaces`),
+    SimpleStorage: link(`${path}/SimpleStorage`),
     Bios: link(`${path}/Bios`),
     SecureBoot: link(`${path}/SecureBoot`),
+    ...(s.bootModeViaSettings ? { '@Redfish.Settings': { '@odata.type': '#Settings.v1_3_0.Settings', SettingsObject: link(`${path}/Settings`) } } : {}),
     Links: {
       Chassis: [link(`/redfish/v1/Chassis/${chassisId(s.id)}`)],
       ManagedBy: [link(`/redfish/v1/Managers/${managerId(s.id)}`)],
@@ -156,5 +181,37 @@ function nicJson(s: EmulatedSystem, nic: string, path: string): JsonObject {
     PermanentMACAddress: mac,
     SpeedMbps: 10000,
     Status: { State: 'Enabled', Health: 'OK' },
+  };
+}
+
+/** One controller with the system's disks, for Ironic inspection's local_gb. */
+function simpleStorageJson(s: EmulatedSystem, sid: string, path: string): JsonObject {
+  if (sid !== '1') throw new EmulatorHttpError(404, 'ResourceMissingAtURI', `The resource at the URI ${path} was not found.`);
+  return {
+    '@odata.id': path,
+    '@odata.type': '#SimpleStorage.v1_2_0.SimpleStorage',
+    Id: sid,
+    Name: 'Simple Storage Controller',
+    Status: { State: 'Enabled', Health: 'OK' },
+    Devices: s.diskSizesGiB.map((gib, i) => ({
+      Name: `Disk ${i}`,
+      CapacityBytes: gib * 1024 ** 3,
+      Status: { State: 'Enabled', Health: 'OK' },
+    })),
+  };
+}
+
+function settingsSystem(s: EmulatedSystem, path: string): EmulatedSystem {
+  if (!s.bootModeViaSettings) throw new EmulatorHttpError(404, 'ResourceMissingAtURI', `The resource at the URI ${path} was not found.`);
+  return s;
+}
+
+function systemSettingsJson(s: EmulatedSystem): JsonObject {
+  return {
+    '@odata.id': `${SYSTEMS}/${s.id}/Settings`,
+    '@odata.type': '#ComputerSystem.v1_13_0.ComputerSystem',
+    Id: 'Settings',
+    Name: `Pending settings of ${s.name}`,
+    Boot: { BootSourceOverrideMode: s.pendingBootMode ?? s.boot.mode },
   };
 }

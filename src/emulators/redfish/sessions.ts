@@ -11,6 +11,8 @@ export interface EmulatorAuthOptions {
   basic?: boolean;
   /** Offer the SessionService (default true); when false, creating a session is refused with 405. */
   sessions?: boolean;
+  /** Idle time after which a session is forgotten, like a BMC's SessionTimeout (default 1800 s). */
+  sessionTimeoutSec?: number;
 }
 
 export interface EmulatedSession {
@@ -18,6 +20,7 @@ export interface EmulatedSession {
   token: string;
   userName: string;
   createdAt: string;
+  lastUsedMs: number;
 }
 
 export const SESSIONS_PATH = '/redfish/v1/SessionService/Sessions';
@@ -32,6 +35,10 @@ export class SessionStore {
 
   get sessionsEnabled(): boolean {
     return this.auth === null || this.auth.sessions !== false;
+  }
+
+  get timeoutSec(): number {
+    return this.auth?.sessionTimeoutSec ?? 1800;
   }
 
   get basicEnabled(): boolean {
@@ -52,6 +59,7 @@ export class SessionStore {
       token: randomBytes(24).toString('hex'),
       userName,
       createdAt: new Date().toISOString(),
+      lastUsedMs: Date.now(),
     };
     this.sessions.set(session.id, session);
     return session;
@@ -71,7 +79,12 @@ export class SessionStore {
     if (this.auth === null) return;
     const token = headers['x-auth-token'];
     if (typeof token === 'string' && token !== '') {
-      for (const s of this.sessions.values()) if (s.token === token) return;
+      const session = [...this.sessions.values()].find((s) => s.token === token);
+      if (session && Date.now() - session.lastUsedMs <= this.timeoutSec * 1000) {
+        session.lastUsedMs = Date.now();
+        return;
+      }
+      if (session) this.sessions.delete(session.id);
       throw unauthorized(this.basicEnabled);
     }
     const basic = parseBasic(headers.authorization);

@@ -30,6 +30,12 @@ export interface SystemSpec {
   allowableBootTargets?: string[];
   biosAttributes?: BiosAttributes;
   macAddresses?: string[];
+  diskSizesGiB?: number[];
+  /**
+   * Keep BootSourceOverrideMode in a pending settings object (/Systems/{id}/Settings) applied at the
+   * next power-on, as some BMCs do; target and frequency stay directly writable.
+   */
+  bootModeViaSettings?: boolean;
 }
 
 export interface BootOverride {
@@ -56,6 +62,10 @@ export class EmulatedSystem {
   bmcFirmwareVersion = '2.0.0';
   readonly virtualMedia: Map<string, VirtualMediaSlot> = defaultVirtualMedia();
   readonly macAddresses: string[];
+  readonly diskSizesGiB: number[];
+  readonly bootModeViaSettings: boolean;
+  /** Boot mode staged in the settings object, applied at the next power-on. */
+  pendingBootMode: string | null = null;
   /** Every reset request accepted, in order; lets tests see what the client asked for. */
   readonly resetHistory: ResetType[] = [];
   /** Boot sources actually used at each power-on (override target or the default disk). */
@@ -75,6 +85,8 @@ export class EmulatedSystem {
     this.allowableBootTargets = spec.allowableBootTargets ?? [...DEFAULT_BOOT_TARGETS];
     this.bios = new BiosState(spec.biosAttributes);
     this.macAddresses = spec.macAddresses ?? [macFor(index)];
+    this.diskSizesGiB = spec.diskSizesGiB ?? [100];
+    this.bootModeViaSettings = spec.bootModeViaSettings ?? false;
     this.gracefulShutdownDelayMs = gracefulShutdownDelayMs;
   }
 
@@ -120,7 +132,17 @@ export class EmulatedSystem {
     return this.pendingTimer !== null;
   }
 
+  /** PATCH of the pending settings object: only the boot mode lives there. */
+  stageBootMode(mode: string | undefined): void {
+    if (mode === undefined) return;
+    if (!(BOOT_MODES as readonly string[]).includes(mode)) throw badValue('Boot/BootSourceOverrideMode', mode, BOOT_MODES);
+    this.pendingBootMode = mode;
+  }
+
   setBoot(patch: Partial<BootOverride>): void {
+    if (patch.mode !== undefined && this.bootModeViaSettings) {
+      throw new EmulatorHttpError(400, 'PropertyNotWritable', 'BootSourceOverrideMode is changed through the settings object.', ['Boot/BootSourceOverrideMode']);
+    }
     if (patch.target !== undefined && !this.allowableBootTargets.includes(patch.target)) {
       throw badValue('Boot/BootSourceOverrideTarget', patch.target, this.allowableBootTargets);
     }
@@ -130,7 +152,11 @@ export class EmulatedSystem {
     if (patch.mode !== undefined && !(BOOT_MODES as readonly string[]).includes(patch.mode)) {
       throw badValue('Boot/BootSourceOverrideMode', patch.mode, BOOT_MODES);
     }
-    this.boot = { ...this.boot, ...patch };
+    this.boot = {
+      target: patch.target ?? this.boot.target,
+      enabled: patch.enabled ?? this.boot.enabled,
+      mode: patch.mode ?? this.boot.mode,
+    };
   }
 
   setSecureBoot(enabled: unknown): void {
@@ -156,6 +182,8 @@ export class EmulatedSystem {
   private powerOn(): void {
     this.powerState = 'On';
     this.bios.applyPending(new Date());
+    if (this.pendingBootMode !== null) this.boot = { ...this.boot, mode: this.pendingBootMode };
+    this.pendingBootMode = null;
     this.secureBootCurrentBoot = this.secureBootEnable ? 'Enabled' : 'Disabled';
     const overridden = this.boot.enabled !== 'Disabled' && this.boot.target !== 'None';
     this.bootHistory.push(overridden ? this.boot.target : 'Hdd');

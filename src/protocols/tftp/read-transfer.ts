@@ -25,6 +25,8 @@ export interface ReadTransferInit {
   retries: number;
 }
 
+const READ_AHEAD = 256 * 1024;
+
 export type TransferOutcome = 'complete' | 'timeout' | 'aborted-by-peer' | 'closed' | 'io-error';
 
 export class ReadTransfer {
@@ -35,6 +37,7 @@ export class ReadTransfer {
   private retriesLeft: number;
   private timer: NodeJS.Timeout | undefined;
   private queue: Promise<void> = Promise.resolve();
+  private readAhead: { offset: number; data: Buffer } | undefined;
   private finished = false;
   private resolveDone!: (o: TransferOutcome) => void;
   readonly done: Promise<TransferOutcome>;
@@ -76,15 +79,29 @@ export class ReadTransfer {
   private async sendWindow(): Promise<void> {
     const { blksize, windowsize } = this.init.params;
     const last = Math.min(this.base + windowsize - 1, this.lastBlock);
-    const count = last - this.base + 1;
-    const buf = Buffer.alloc(count * blksize);
-    const { bytesRead } = await this.init.file.read(buf, 0, buf.length, (this.base - 1) * blksize);
-    for (let i = 0; i < count; i++) {
-      const start = i * blksize;
-      const chunk = buf.subarray(start, Math.max(start, Math.min(start + blksize, bytesRead)));
-      this.send(encodeData((this.base + i) & 0xffff, chunk));
+    const start = (this.base - 1) * blksize;
+    const data = await this.readRange(start, Math.min((last - this.base + 1) * blksize, this.init.size - start));
+    for (let abs = this.base; abs <= last; abs++) {
+      const from = (abs - this.base) * blksize;
+      this.send(encodeData(abs & 0xffff, data.subarray(Math.min(from, data.length), Math.min(from + blksize, data.length))));
     }
     this.sentUpTo = last;
+  }
+
+  /**
+   * Reads through a read-ahead buffer: with small blocks in lock-step, one
+   * disk read per ACK would dominate the cost of a transfer.
+   */
+  private async readRange(offset: number, length: number): Promise<Buffer> {
+    if (length <= 0) return Buffer.alloc(0);
+    const c = this.readAhead;
+    if (c && offset >= c.offset && offset + length <= c.offset + c.data.length) {
+      return c.data.subarray(offset - c.offset, offset - c.offset + length);
+    }
+    const buf = Buffer.alloc(Math.max(length, READ_AHEAD));
+    const { bytesRead } = await this.init.file.read(buf, 0, buf.length, offset);
+    this.readAhead = { offset, data: buf.subarray(0, bytesRead) };
+    return this.readAhead.data.subarray(0, Math.min(length, bytesRead));
   }
 
   private armTimer(): void {

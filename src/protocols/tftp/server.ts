@@ -87,6 +87,8 @@ function bind(sock: dgram.Socket, host: string, port: number): Promise<void> {
 
 class Server {
   private readonly transfers = new Set<ReadTransfer>();
+  /** Client endpoints with a transfer under way: a retransmitted RRQ must not start a second one. */
+  private readonly peers = new Set<string>();
   private pending = 0;
 
   constructor(
@@ -126,29 +128,37 @@ class Server {
     if (req.op === Opcode.WRQ) return this.refuse(peer, req.filename, TftpErrorCode.ACCESS_VIOLATION, 'Server is read-only');
     if (req.op !== Opcode.RRQ) return this.refuse(peer, '', TftpErrorCode.ILLEGAL_OPERATION, 'Illegal TFTP operation');
     if (!ACCEPTED_MODES.has(req.mode)) return this.refuse(peer, req.filename, TftpErrorCode.ILLEGAL_OPERATION, `Unsupported mode ${req.mode}`);
+    const peerKey = `${peer.address}|${peer.port}`;
+    if (this.peers.has(peerKey)) return;
     if (this.active() >= this.s.maxTransfers) return this.refuse(peer, req.filename, TftpErrorCode.NOT_DEFINED, 'Server busy');
     this.pending++;
+    this.peers.add(peerKey);
+    let started = false;
     try {
-      await this.serve(req, peer);
+      started = await this.serve(req, peer, () => this.peers.delete(peerKey));
     } finally {
       this.pending--;
+      if (!started) this.peers.delete(peerKey);
     }
   }
 
-  private async serve(req: RequestPacket, peer: Peer): Promise<void> {
+  /** Returns true when a transfer started; `onEnd` runs when it finishes. */
+  private async serve(req: RequestPacket, peer: Peer, onEnd: () => void): Promise<boolean> {
     let real: string;
     try {
       real = await resolveInRoot(this.s.root, req.filename);
     } catch (err) {
       if (!(err instanceof TftpPathError)) throw err;
       const code = err.kind === 'not-found' ? TftpErrorCode.FILE_NOT_FOUND : TftpErrorCode.ACCESS_VIOLATION;
-      return this.refuse(peer, req.filename, code, err.kind === 'not-found' ? 'File not found' : 'Access violation');
+      await this.refuse(peer, req.filename, code, err.kind === 'not-found' ? 'File not found' : 'Access violation');
+      return false;
     }
     let file;
     try {
       file = await fsp.open(real, 'r');
     } catch {
-      return this.refuse(peer, req.filename, TftpErrorCode.ACCESS_VIOLATION, 'Access violation');
+      await this.refuse(peer, req.filename, TftpErrorCode.ACCESS_VIOLATION, 'Access violation');
+      return false;
     }
     const { size } = await file.stat();
     const params = negotiate(req.options, size, this.s.timeoutMs, this.s);
@@ -158,9 +168,11 @@ class Server {
     transfer.start();
     void transfer.done.then(async (outcome) => {
       this.transfers.delete(transfer);
+      onEnd();
       await file.close().catch(() => undefined);
       this.s.onTransfer({ peer, filename: req.filename, outcome, bytes: outcome === 'complete' ? size : 0 });
     });
+    return true;
   }
 
   async close(): Promise<void> {

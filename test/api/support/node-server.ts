@@ -12,9 +12,12 @@ import { upgrade } from '../../../src/db/sync';
 import { startConductorService } from '../../../src/conductor/service';
 import { startApiServer } from '../../../src/api/server';
 import { maxMinorFor } from '../../../src/api/versions';
+import type { ConductorApi } from '../../../src/rpc/conductor-api';
 import type { TestResponse, TestServer } from './server';
 
-export async function startNodeServer(overrides: Record<string, Record<string, string>> = {}): Promise<TestServer> {
+/** `wrap` may interpose on the conductor API the server is given (e.g. to record calls). */
+export async function startNodeServer(overrides: Record<string, Record<string, string>> = {},
+  wrap: (api: ConductorApi) => ConductorApi = (api) => api): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ironic-ts-nodes-'));
   const groups: Record<string, Record<string, string>> = {};
   for (const [group, options] of Object.entries(embeddedDefaults(dir))) {
@@ -31,7 +34,7 @@ export async function startNodeServer(overrides: Record<string, Record<string, s
   const db = await openDatabase(conf.str('database', 'connection'));
   await upgrade(db);
   const service = await startConductorService({ conf, db });
-  const api = await startApiServer({ conf, db, conductor: service.api,
+  const api = await startApiServer({ conf, db, conductor: wrap(service.api),
     maxMinor: maxMinorFor(conf.optStr('DEFAULT', 'pin_release_version')) });
   return {
     url: api.url,

@@ -11,6 +11,8 @@ export interface GetResult {
   error?: { code: number; message: string };
   /** DATA packets received, duplicates included. */
   packets: number;
+  /** Distinct server ports (TIDs) that sent packets. */
+  tids: number[];
 }
 
 export interface GetOptions {
@@ -21,6 +23,8 @@ export interface GetOptions {
   ignoreFirstData?: boolean;
   /** Stop after the first packet without answering (keeps the transfer open). */
   stall?: boolean;
+  /** Send the request twice, as a client whose first RRQ seemed lost would. */
+  repeatRequest?: boolean;
 }
 
 export function tftpGet(port: number, filename: string, o: GetOptions = {}): Promise<GetResult> {
@@ -32,10 +36,11 @@ export function tftpGet(port: number, filename: string, o: GetOptions = {}): Pro
   const windowsize = Number(o.options?.get('windowsize') ?? '1');
   let blksize = 512;
   let oack: Map<string, string> | undefined;
+  const tids = new Set<number>();
   return new Promise((resolve, reject) => {
-    const finish = (r: Omit<GetResult, 'packets' | 'data'> & { data?: Buffer }) => {
+    const finish = (r: Omit<GetResult, 'packets' | 'data' | 'tids'> & { data?: Buffer }) => {
       sock.close();
-      resolve({ data: r.data ?? Buffer.concat(chunks), packets, ...(r.oack ? { oack: r.oack } : {}), ...(r.error ? { error: r.error } : {}) });
+      resolve({ data: r.data ?? Buffer.concat(chunks), packets, tids: [...tids], ...(r.oack ? { oack: r.oack } : {}), ...(r.error ? { error: r.error } : {}) });
     };
     const guard = setTimeout(() => {
       sock.close();
@@ -43,6 +48,7 @@ export function tftpGet(port: number, filename: string, o: GetOptions = {}): Pro
     }, 20000);
     sock.on('message', (msg, rinfo) => {
       const p = decodePacket(msg);
+      tids.add(rinfo.port);
       if (o.stall) {
         clearTimeout(guard);
         return finish({});
@@ -74,7 +80,9 @@ export function tftpGet(port: number, filename: string, o: GetOptions = {}): Pro
       }
     });
     sock.bind(0, '127.0.0.1', () => {
-      sock.send(encodeRequest(o.op ?? 1, filename, o.mode ?? 'octet', o.options), port, '127.0.0.1');
+      const rrq = encodeRequest(o.op ?? 1, filename, o.mode ?? 'octet', o.options);
+      sock.send(rrq, port, '127.0.0.1');
+      if (o.repeatRequest) sock.send(rrq, port, '127.0.0.1');
     });
   });
 }

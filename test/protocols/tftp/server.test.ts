@@ -140,6 +140,12 @@ test('unacknowledged DATA is retransmitted', async () => {
   assert.ok(g.packets >= 4, `expected a resent block, got ${g.packets} packets`);
 });
 
+test('a repeated RRQ from the same client port starts only one transfer', async () => {
+  const g = await tftpGet(server.port, 'medium.bin', { repeatRequest: true });
+  assert.deepEqual(g.data, medium);
+  assert.equal(g.tids.length, 1);
+});
+
 test('netascii accepted, unknown modes refused with code 4', async () => {
   const ok = await tftpGet(server.port, 'small.bin', { mode: 'NetASCII' });
   assert.deepEqual(ok.data, small);
@@ -160,10 +166,30 @@ test('concurrent transfers are bounded', async () => {
   }
 });
 
-test('block numbers roll over past 65535 (curl, blksize 8)', async () => {
+test('block numbers roll over past 65535 inside a window', async () => {
   const big = crypto.randomBytes(65536 * 8 + 77);
-  await fsp.writeFile(path.join(root, 'rollover.bin'), big);
-  const r = await curlGet('rollover.bin', ['--tftp-blksize', '8']);
-  assert.equal(r.code, 0);
-  assert.deepEqual(await fsp.readFile(r.out), big);
+  await fsp.writeFile(path.join(root, 'rollover-window.bin'), big);
+  const g = await tftpGet(server.port, 'rollover-window.bin', { options: new Map([['blksize', '8'], ['windowsize', '32']]) });
+  assert.equal(g.error, undefined);
+  assert.deepEqual(g.data, big);
+});
+
+test('parallel curl downloads with mixed block sizes all complete', async () => {
+  const sizes = ['512', '1024', '1468', '8192', '65464', '512', '2048', '4096'];
+  const results = await Promise.all(sizes.map((bs) => curlGet('medium.bin', ['--tftp-blksize', bs])));
+  for (const r of results) {
+    assert.equal(r.code, 0);
+    assert.deepEqual(await fsp.readFile(r.out), medium);
+  }
+});
+
+test('serves on IPv6 loopback', async () => {
+  const v6 = await start({ root, host: '::1', port: 0 });
+  try {
+    const out = path.join(dir, 'v6');
+    await run('curl', ['-sS', '--max-time', '20', '-o', out, `tftp://[::1]:${v6.port}/small.bin`]);
+    assert.deepEqual(await fsp.readFile(out), small);
+  } finally {
+    await v6.close();
+  }
 });

@@ -11,8 +11,8 @@ import { getNodeByIdent } from '../../node-lookup';
 import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { Schema } from '../../schemas/jsonschema';
-import { bestMatch, iterErrors } from '../../schemas/jsonschema';
 import { CLEAN_STEPS_SCHEMA, CONFIGDRIVE_SCHEMA, DEPLOY_STEPS_SCHEMA } from '../../schemas/node';
+import { validationErrorText } from '../../schemas/node-schema-errors';
 import type { ApiContext } from '../../state';
 import { V } from '../../versions';
 import { ClientSideError } from '../node-errors';
@@ -52,10 +52,6 @@ function isEmpty(value: unknown): boolean {
     || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
 }
 
-/** The first line of str(ValidationError): jsonschema's message (the verbose schema dump is not reproduced). */
-function schemaMessage(value: unknown, schema: Schema): string | null {
-  return bestMatch(iterErrors(value, schema))?.message ?? null;
-}
 
 function checkConfigdrive(ctx: ApiContext, target: string, configdrive: unknown): void {
   if (isEmpty(configdrive)) return;
@@ -64,7 +60,7 @@ function checkConfigdrive(ctx: ApiContext, target: string, configdrive: unknown)
   if (!allowed.includes(target)) {
     throw new ClientSideError(`Adding a config drive is only supported when setting provision state to ${allowed.join(', ')}`);
   }
-  const problem = schemaMessage(configdrive, CONFIGDRIVE_SCHEMA);
+  const problem = validationErrorText(configdrive, CONFIGDRIVE_SCHEMA);
   if (problem !== null) throw new ClientSideError(`Invalid configdrive format: ${problem}`);
   if (typeof configdrive === 'object') {
     if (ctx.state.version < V.BUILD_CONFIGDRIVE) {
@@ -79,7 +75,7 @@ function checkConfigdrive(ctx: ApiContext, target: string, configdrive: unknown)
 }
 
 function checkSteps(steps: unknown, kind: 'clean' | 'deploy', schema: Schema): void {
-  const problem = schemaMessage(steps, schema);
+  const problem = validationErrorText(steps, schema);
   if (problem !== null) throw new InvalidParameterValue(`Invalid ${kind}_steps: ${problem}`);
 }
 

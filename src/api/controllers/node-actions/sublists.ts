@@ -1,6 +1,6 @@
 /**
  * Read-only node sub-resources reached through NodesController._lookup: ports, portgroups (1.24),
- * the volume index (1.32), BIOS settings (1.40, detail/fields 1.74), history (1.78) and
+ * the volume index and its connectors/targets lists (1.32), BIOS settings (1.40, detail/fields 1.74), history (1.78) and
  * inventory (1.81). Each checks the path ident and its version the way _lookup does.
  */
 import type Router from '@koa/router';
@@ -20,6 +20,8 @@ import { V } from '../../versions';
 import { isoformat } from '../../views/resource-dict';
 import { listPortgroups } from '../portgroups';
 import { listPorts } from '../ports';
+import { CONNECTOR_KIND, TARGET_KIND } from '../volume';
+import { listVolume } from '../volume-resource';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
@@ -173,6 +175,8 @@ export function addSublistRoutes(router: Router<ApiState>): void {
   router.get('/v1/nodes/:node_ident/portgroups/detail',
     (ctx) => listPortgroups(ctx, lookup(ctx, V.PORTGROUP_SUBRESOURCES), true));
   router.get('/v1/nodes/:node_ident/volume', volumeIndex);
+  router.get('/v1/nodes/:node_ident/volume/connectors', (ctx) => listVolume(CONNECTOR_KIND, ctx, lookup(ctx)));
+  router.get('/v1/nodes/:node_ident/volume/targets', (ctx) => listVolume(TARGET_KIND, ctx, lookup(ctx)));
   router.get('/v1/nodes/:node_ident/bios', listBios);
   router.get('/v1/nodes/:node_ident/bios/:setting_name', showBios);
   router.get('/v1/nodes/:node_ident/history', listHistory);

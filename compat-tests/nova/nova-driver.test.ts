@@ -1,0 +1,226 @@
+/**
+ * Debian's unmodified Nova ironic virt driver (nova 26, nova.virt.ironic.driver.IronicDriver) driven through
+ * an instance's life against a fresh server: ironic-ts by default, the reference Ironic with
+ * IRONIC_TS_COMPAT_TARGET=reference (to check the expectations themselves). The Python side
+ * (nova_lifecycle.py) runs every step once and reports; each test below asserts one step.
+ */
+import { before, after, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { startTarget, Target } from '../support/target';
+import { runLifecycle, LifecycleResults, NodeView, StepResult } from './run-lifecycle';
+
+interface ConfigDrive {
+  volume_id: string;
+  meta_data: { uuid: string; name: string; hostname: string; admin_pass?: string; files: { path: string }[] };
+  network_data: { links: { vif_id: string; ethernet_mac_address: string; type: string }[] };
+  injected: Record<string, string>;
+}
+
+interface Setup {
+  node1: string;
+  node2: string;
+  image: string;
+  vif: string;
+}
+
+interface Raised {
+  raised: string | null;
+  raised_message?: string;
+}
+
+const MAC1 = '52:54:00:aa:bb:01';
+
+describe('Nova ironic virt driver lifecycle', { timeout: 300000 }, () => {
+  let target: Target;
+  let results: LifecycleResults;
+
+  before(async () => {
+    target = await startTarget();
+    results = await runLifecycle(target.url, path.join(target.dir, 'ironic.sqlite'));
+  });
+
+  after(async () => {
+    await target?.stop();
+  });
+
+  /** The step's result, failing with the driver's traceback when it raised unexpectedly. */
+  function step(name: string): StepResult {
+    const r = results[name];
+    assert.ok(r, `step ${name} did not run`);
+    assert.ok(r.ok, `step ${name} raised ${r.error}: ${r.message}\n${r.trace ?? ''}`);
+    return r;
+  }
+  const setup = (): Setup => results.setup as unknown as Setup;
+  const nodeOf = (r: StepResult, key = 'node'): NodeView => r[key] as NodeView;
+  const instanceUuid = (): string => step('spawn').instance_uuid as string;
+
+  it('init_host and get_available_nodes list the available nodes', () => {
+    step('init_host');
+    const r = step('get_available_nodes');
+    assert.deepEqual(r.nodes, [setup().node1, setup().node2].sort());
+    assert.equal(r.node_is_available, true);
+  });
+
+  it('get_available_resource and update_provider_tree report the node', () => {
+    const r = step('get_available_resource');
+    const res = r.resource as Record<string, unknown>;
+    assert.equal(res.uuid, setup().node1);
+    assert.equal(res.hypervisor_type, 'ironic');
+    assert.equal(res.resource_class, 'baremetal');
+    assert.deepEqual(res.supported_instances, [['x86_64', 'baremetal', 'hvm']]);
+    assert.deepEqual(res.stats, { cpu_arch: 'x86_64' });
+    assert.deepEqual(r.inventory, {
+      CUSTOM_BAREMETAL: { total: 1, reserved: 0, min_unit: 1, max_unit: 1, step_size: 1, allocation_ratio: 1.0 },
+    });
+  });
+
+  it('prepare_for_spawn reserves the node and plugs the VIF', () => {
+    const r = step('prepare_for_spawn');
+    const node = nodeOf(r);
+    assert.equal(node.instance_uuid, instanceUuid());
+    assert.equal(node.provision_state, 'available');
+    assert.equal(r.vifs_status, 200);
+    // noop network interface: the attach is accepted and nothing is recorded.
+    assert.deepEqual(r.vifs, { vifs: [] });
+  });
+
+  it('spawn deploys the node with instance_info and a config drive', () => {
+    const r = step('spawn');
+    const node = nodeOf(r);
+    assert.equal(node.provision_state, 'active');
+    assert.equal(node.target_provision_state, null);
+    assert.equal(node.instance_uuid, instanceUuid());
+    const info = node.instance_info;
+    assert.equal(info.image_source, setup().image);
+    assert.equal(info.display_name, 'nova-compat-vm');
+    assert.equal(info.root_gb, '100');
+    assert.equal(info.vcpus, '4');
+    assert.equal(info.memory_mb, '8192');
+    assert.equal(info.local_gb, '100');
+    assert.equal(info.nova_host_id, 'nova-compat');
+    assert.equal(info.capabilities, '{"boot_mode": "uefi"}');
+    assert.equal(info.configdrive, '******', 'the API masks the configdrive');
+    assert.equal(node.last_error, null);
+  });
+
+  it('the stored config drive is the ISO Nova built', () => {
+    const drive = step('spawn').configdrive as ConfigDrive | null;
+    assert.ok(drive, 'no configdrive stored in instance_info');
+    assert.equal(drive.volume_id, 'config-2');
+    const meta = drive.meta_data;
+    assert.equal(meta.uuid, instanceUuid());
+    assert.equal(meta.name, 'nova-compat-vm');
+    assert.match(meta.hostname, /^nova-compat-vm/);
+    assert.equal(meta.admin_pass, 'S3cr3t-admin');
+    assert.deepEqual(meta.files.map((f) => f.path), ['/etc/compat.conf', '/root/.ssh/extra']);
+    assert.deepEqual(drive.injected, { '/etc/compat.conf': 'hello from nova\n', '/root/.ssh/extra': 'second file' });
+    assert.equal(drive.network_data.links[0].vif_id, setup().vif);
+    assert.equal(drive.network_data.links[0].ethernet_mac_address, MAC1);
+  });
+
+  it('list_instances, list_instance_uuids and instance_exists see the instance', () => {
+    const r = step('list_instances');
+    assert.deepEqual(r.uuids, [instanceUuid()]);
+    assert.equal((r.names as string[]).length, 1);
+    assert.equal(r.exists, true);
+  });
+
+  it('get_info maps the power state (fake deploy leaves the node powered off: SHUTDOWN=4)', () => {
+    const r = step('get_info');
+    assert.equal(r.state, 4);
+    assert.equal(r.state_uncached, 4);
+  });
+
+  for (const name of ['reboot_soft', 'reboot_hard']) {
+    it(`${name} leaves the node powered on`, () => {
+      const node = nodeOf(step(name));
+      assert.equal(node.power_state, 'power on');
+      assert.equal(node.target_power_state, null);
+      assert.equal(node.provision_state, 'active');
+    });
+  }
+
+  it('power_off, power_on and soft power off', () => {
+    const off = step('power_off');
+    assert.equal(nodeOf(off).power_state, 'power off');
+    assert.equal(off.state, 4);
+    const on = step('power_on');
+    assert.equal(nodeOf(on).power_state, 'power on');
+    assert.equal(on.state, 1);
+    assert.equal(nodeOf(step('power_off_soft')).power_state, 'power off');
+  });
+
+  it('rebuild redeploys with the new image and a new config drive', () => {
+    const r = step('rebuild');
+    const node = nodeOf(r);
+    assert.equal(node.provision_state, 'active');
+    assert.equal(node.instance_uuid, instanceUuid());
+    assert.equal(node.instance_info.image_source, r.image);
+    assert.equal(node.instance_info.preserve_ephemeral, 'False');
+    assert.equal(r.task_state, 'rebuild_spawning');
+    const drive = r.configdrive as ConfigDrive | null;
+    assert.ok(drive, 'no configdrive stored after rebuild');
+    assert.equal(drive.meta_data.admin_pass, 'N3w-admin');
+  });
+
+  it('rescue and unrescue', () => {
+    const rescued = nodeOf(step('rescue'));
+    assert.equal(rescued.provision_state, 'rescue');
+    assert.equal(rescued.instance_info.rescue_password, '******');
+    const back = nodeOf(step('unrescue'));
+    assert.equal(back.provision_state, 'active');
+    assert.equal(back.instance_uuid, instanceUuid());
+  });
+
+  it('serial console: unavailable while disabled; the fake console gives Nova no console type', () => {
+    const r = step('console');
+    assert.deepEqual(r.disabled, { raised: 'ConsoleTypeUnavailable', raised_message: 'Unavailable console type serial.' });
+    assert.equal(r.enable_status, 202);
+    // Ironic's fake console returns {} as console_info; Nova 26 indexes console_info["type"].
+    assert.equal((r.enabled as Raised).raised, 'KeyError');
+    assert.deepEqual(r.api_console, { console_enabled: true, console_info: {} });
+  });
+
+  it('a second instance on the same node: refused locally, 409 from the API', () => {
+    const r = step('second_spawn_same_node');
+    assert.equal((r.prepare as Raised).raised, 'ComputeResourcesUnavailable');
+    const reserve = r.reserve as Raised;
+    assert.equal(reserve.raised, 'InstanceDeployFailure');
+    assert.match(reserve.raised_message ?? '', /^Failed to reserve node /);
+    assert.equal(r.http_status, 409);
+    assert.equal(r.http_fault, `Node ${setup().node1} is associated with instance ${instanceUuid()}.`);
+    assert.equal(nodeOf(r).instance_uuid, instanceUuid());
+  });
+
+  it('destroy tears the node down to available and clears the instance', () => {
+    const r = step('destroy');
+    const node = nodeOf(r);
+    assert.equal(node.provision_state, 'available');
+    assert.equal(node.target_provision_state, null);
+    assert.equal(node.instance_uuid, null);
+    assert.deepEqual(node.instance_info, {});
+    assert.equal(r.configdrive_stored, false);
+    assert.equal(r.exists, false);
+  });
+
+  it('a deploy Ironic refuses is reported by Nova with Ironic\'s reason, and the node is released', () => {
+    const r = step('failed_deploy');
+    assert.notEqual(nodeOf(r, 'reserved').instance_uuid, null);
+    assert.equal(r.raised, 'ValidationError');
+    const message = r.raised_message as string;
+    assert.match(message, new RegExp(`^Ironic node: ${setup().node2} failed to validate\\. \\(deploy: \\{'result': False`));
+    assert.ok(
+      message.includes(
+        'Matching deploy templates: CUSTOM_BROKEN_TEMPLATE. Errors: deploy step deploy on interface deploy is a core step and cannot be overridden by user steps. It may be disabled by setting the priority to 0',
+      ),
+      message,
+    );
+    assert.ok(message.endsWith("power: {'result': True}, storage: {'result': True})"), message);
+    const node = nodeOf(r);
+    assert.equal(node.provision_state, 'available');
+    assert.equal(node.instance_uuid, null);
+    assert.deepEqual(node.instance_info, {});
+    assert.equal(node.last_error, null);
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * How each Ironic column is stored, so rows can be encoded/decoded in one place.
+ * Kinds mirror Ironic's SQLAlchemy types: JsonEncodedDict/List are TEXT holding JSON,
+ * Boolean is tinyint 0/1, DateTime is naive UTC.
+ */
+
+export type ColumnKind = 'int' | 'str' | 'bool' | 'datetime' | 'dict' | 'list';
+
+export type TableSpec = Readonly<Record<string, ColumnKind>>;
+
+const base = { created_at: 'datetime', updated_at: 'datetime', version: 'str' } as const;
+
+export const TABLES = {
+  chassis: { ...base, id: 'int', uuid: 'str', extra: 'dict', description: 'str' },
+  conductors: {
+    ...base, id: 'int', hostname: 'str', drivers: 'list', online: 'bool', conductor_group: 'str',
+  },
+  conductor_hardware_interfaces: {
+    ...base, id: 'int', conductor_id: 'int', hardware_type: 'str', interface_type: 'str',
+    interface_name: 'str', default: 'bool',
+  },
+  nodes: {
+    ...base, id: 'int', uuid: 'str', instance_uuid: 'str', name: 'str', chassis_id: 'int',
+    power_state: 'str', target_power_state: 'str', provision_state: 'str', target_provision_state: 'str',
+    provision_updated_at: 'datetime', last_error: 'str', instance_info: 'dict', properties: 'dict',
+    driver: 'str', driver_info: 'dict', driver_internal_info: 'dict', clean_step: 'dict', deploy_step: 'dict',
+    service_step: 'dict', resource_class: 'str', raid_config: 'dict', target_raid_config: 'dict',
+    reservation: 'str', conductor_affinity: 'int', conductor_group: 'str', maintenance: 'bool',
+    maintenance_reason: 'str', fault: 'str', console_enabled: 'bool', inspection_finished_at: 'datetime',
+    inspection_started_at: 'datetime', extra: 'dict', automated_clean: 'bool', protected: 'bool',
+    protected_reason: 'str', owner: 'str', lessee: 'str', allocation_id: 'int', description: 'str',
+    bios_interface: 'str', boot_interface: 'str', console_interface: 'str', deploy_interface: 'str',
+    firmware_interface: 'str', inspect_interface: 'str', management_interface: 'str',
+    network_interface: 'str', raid_interface: 'str', rescue_interface: 'str', storage_interface: 'str',
+    power_interface: 'str', vendor_interface: 'str', retired: 'bool', retired_reason: 'str',
+    network_data: 'dict', boot_mode: 'str', secure_boot: 'bool', shard: 'str', parent_node: 'str',
+    disable_power_off: 'bool', instance_name: 'str', health: 'str',
+  },
+  node_traits: { ...base, node_id: 'int', trait: 'str' },
+  node_tags: { ...base, node_id: 'int', tag: 'str' },
+  ports: {
+    ...base, id: 'int', uuid: 'str', address: 'str', node_id: 'int', extra: 'dict',
+    local_link_connection: 'dict', portgroup_id: 'int', pxe_enabled: 'bool', internal_info: 'dict',
+    physical_network: 'str', is_smartnic: 'bool', name: 'str', description: 'str', vendor: 'str',
+    category: 'str', available_for_dynamic_portgroup: 'bool',
+  },
+  portgroups: {
+    ...base, id: 'int', uuid: 'str', name: 'str', node_id: 'int', address: 'str', extra: 'dict',
+    internal_info: 'dict', standalone_ports_supported: 'bool', mode: 'str', properties: 'dict',
+    physical_network: 'str', category: 'str', dynamic_portgroup: 'bool',
+  },
+  volume_connectors: {
+    ...base, id: 'int', uuid: 'str', node_id: 'int', type: 'str', connector_id: 'str', extra: 'dict',
+  },
+  volume_targets: {
+    ...base, id: 'int', uuid: 'str', node_id: 'int', volume_type: 'str', properties: 'dict',
+    boot_index: 'int', volume_id: 'str', extra: 'dict',
+  },
+  bios_settings: {
+    ...base, node_id: 'int', name: 'str', value: 'str', attribute_type: 'str', allowable_values: 'list',
+    lower_bound: 'int', max_length: 'int', min_length: 'int', read_only: 'bool', reset_required: 'bool',
+    unique: 'bool', upper_bound: 'int',
+  },
+  allocations: {
+    ...base, id: 'int', uuid: 'str', name: 'str', node_id: 'int', state: 'str', owner: 'str',
+    last_error: 'str', resource_class: 'str', traits: 'list', candidate_nodes: 'list', extra: 'dict',
+    conductor_affinity: 'int',
+  },
+  deploy_templates: { ...base, id: 'int', uuid: 'str', name: 'str', extra: 'dict' },
+  deploy_template_steps: {
+    ...base, id: 'int', deploy_template_id: 'int', interface: 'str', step: 'str', args: 'dict',
+    priority: 'int',
+  },
+  node_history: {
+    ...base, id: 'int', uuid: 'str', conductor: 'str', event_type: 'str', severity: 'str', event: 'str',
+    user: 'str', project: 'str', node_id: 'int', state: 'str', target_provision_state: 'str',
+    duration_seconds: 'int',
+  },
+  node_inventory: { ...base, id: 'int', inventory_data: 'dict', plugin_data: 'dict', node_id: 'int' },
+  firmware_information: {
+    ...base, id: 'int', node_id: 'int', component: 'str', initial_version: 'str', current_version: 'str',
+    last_version_flashed: 'str', vendor: 'str', model: 'str', serial_number: 'str',
+  },
+  runbooks: {
+    ...base, id: 'int', uuid: 'str', name: 'str', description: 'str', public: 'bool', owner: 'str',
+    disable_ramdisk: 'bool', extra: 'dict',
+  },
+  runbook_steps: {
+    ...base, id: 'int', runbook_id: 'int', interface: 'str', step: 'str', args: 'dict', order: 'int',
+  },
+  runbook_traits: { ...base, runbook_id: 'int', trait: 'str' },
+  inspection_rules: {
+    ...base, id: 'int', uuid: 'str', priority: 'int', description: 'str', scope: 'str', sensitive: 'bool',
+    phase: 'str', conditions: 'list', actions: 'list',
+  },
+} as const satisfies Record<string, TableSpec>;
+
+export type TableName = keyof typeof TABLES;
+
+/**
+ * Python-side column defaults Ironic's models apply on INSERT when the value is not given
+ * (SQLAlchemy `default=`); server defaults are in the migrations.
+ */
+export const INSERT_DEFAULTS: Partial<Record<TableName, Readonly<Record<string, unknown>>>> = {
+  conductors: { online: true, conductor_group: '' },
+  conductor_hardware_interfaces: { default: false },
+  nodes: {
+    conductor_group: '', maintenance: false, console_enabled: false, protected: false, retired: false,
+    disable_power_off: false,
+  },
+  ports: { pxe_enabled: true, is_smartnic: false, available_for_dynamic_portgroup: true },
+  portgroups: { standalone_ports_supported: true, dynamic_portgroup: false },
+  runbooks: { public: false, disable_ramdisk: false },
+  inspection_rules: { priority: 0, sensitive: false, phase: 'main' },
+};

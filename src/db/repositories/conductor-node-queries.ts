@@ -1,0 +1,156 @@
+/**
+ * Node reads and writes the conductor needs: the atomic reservation that backs exclusive locks,
+ * field updates from a task, and the filtered scans periodic tasks run. Kept apart from the API's
+ * node repository so the conductor's locking rules live in one place.
+ */
+import { decodeRow, encodeInsert, encodeRow } from '../codec';
+import type { Database } from '../connection';
+import type { NodeRecord, NodeTraitRecord } from '../models';
+import { duplicateColumns } from '../duplicate';
+import { NodeAlreadyExists, DuplicateName, InstanceAssociated, NodeNotFound } from '../../common/errors';
+import { selectMany, selectOne } from './table-access';
+
+const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** Finds a node by id, UUID or name (Ironic's get_node_by_ident rules). */
+export async function findNode(db: Database, ident: string | number): Promise<NodeRecord> {
+  let where: Record<string, unknown>;
+  if (typeof ident === 'number') where = { id: ident };
+  else if (UUID_RE.test(ident)) where = { uuid: ident };
+  else where = { name: ident };
+  const node = await selectOne<NodeRecord>(db.knex, 'nodes', where);
+  if (!node) throw new NodeNotFound({ node: ident });
+  return node;
+}
+
+export async function nodeTraits(db: Database, nodeId: number): Promise<string[]> {
+  const rows = await selectMany<NodeTraitRecord>(db.knex, 'node_traits', { node_id: nodeId }, 'trait');
+  return rows.map((r) => r.trait);
+}
+
+/** Sets exactly `changes` on the node row; updated_at is stamped. */
+export async function writeNodeFields(db: Database, nodeId: number, changes: Partial<NodeRecord>): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  const row = encodeRow('nodes', { ...changes, updated_at: new Date() }, db.dialect);
+  try {
+    await db.knex('nodes').where({ id: nodeId }).update(row);
+  } catch (err) {
+    const cols = duplicateColumns(err);
+    throw (cols ? duplicateToError(cols, changes) : null) ?? err;
+  }
+}
+
+function duplicateToError(columns: string[], values: Partial<NodeRecord>): Error | null {
+  if (columns.includes('name')) return new DuplicateName({ name: values.name });
+  if (columns.includes('instance_uuid')) {
+    return new InstanceAssociated({ instance_uuid: values.instance_uuid, node: values.uuid });
+  }
+  if (columns.includes('uuid')) return new NodeAlreadyExists({ uuid: values.uuid });
+  return null;
+}
+
+/**
+ * Atomically takes the node's reservation for `host`. Returns null on success, or the current
+ * holder when someone else holds it. Throws NodeNotFound when the node is gone.
+ */
+export async function reserveNode(db: Database, nodeId: number, host: string): Promise<string | null> {
+  const count = await db.knex('nodes').where({ id: nodeId }).whereNull('reservation').update({ reservation: host });
+  if (count === 1) return null;
+  const row = await db.knex('nodes').where({ id: nodeId }).first('reservation') as { reservation: string | null } | undefined;
+  if (!row) throw new NodeNotFound({ node: nodeId });
+  // Released between our UPDATE and SELECT: report it as held so the caller retries.
+  return row.reservation ?? host;
+}
+
+/** Drops `host`'s reservation; returns false when the node was not reserved by `host`. */
+export async function releaseNode(db: Database, nodeId: number, host: string): Promise<boolean> {
+  const count = await db.knex('nodes').where({ id: nodeId, reservation: host }).update({ reservation: null });
+  return count === 1;
+}
+
+export async function clearReservationsOf(db: Database, host: string): Promise<number> {
+  return db.knex('nodes').where({ reservation: host }).update({ reservation: null });
+}
+
+/** Ironic's clear_node_target_power_state: pending power operations of a dead/restarted host. */
+export async function clearTargetPowerStateOf(db: Database, host: string, lastError: string): Promise<number> {
+  return db.knex('nodes').where({ reservation: host }).whereNotNull('target_power_state')
+    .update({ target_power_state: null, last_error: lastError });
+}
+
+export interface NodeScanFilter {
+  provisionState?: string[];
+  maintenance?: boolean;
+  reserved?: boolean;
+  reservedByAnyOf?: string[];
+  /** provision_updated_at at least this many seconds ago. */
+  provisionedBeforeSeconds?: number;
+  fault?: string;
+  conductorGroup?: string;
+  uuids?: string[];
+  inspectionStartedBeforeSeconds?: number;
+}
+
+/** Nodes matching the filter, oldest provision_updated_at first. */
+export async function scanNodes(db: Database, filter: NodeScanFilter): Promise<NodeRecord[]> {
+  const q = db.knex('nodes');
+  if (filter.provisionState) q.whereIn('provision_state', filter.provisionState);
+  if (filter.maintenance !== undefined) q.where('maintenance', filter.maintenance ? 1 : 0);
+  if (filter.reserved === false) q.whereNull('reservation');
+  if (filter.reserved === true) q.whereNotNull('reservation');
+  if (filter.reservedByAnyOf) q.whereIn('reservation', filter.reservedByAnyOf);
+  if (filter.fault !== undefined) q.where('fault', filter.fault);
+  if (filter.uuids) q.whereIn('uuid', filter.uuids);
+  if (filter.conductorGroup !== undefined) q.where('conductor_group', filter.conductorGroup);
+  if (filter.provisionedBeforeSeconds !== undefined) {
+    const limit = new Date(Date.now() - filter.provisionedBeforeSeconds * 1000);
+    q.where('provision_updated_at', '<', encodeInsertDate(db, limit));
+  }
+  if (filter.inspectionStartedBeforeSeconds !== undefined) {
+    const limit = new Date(Date.now() - filter.inspectionStartedBeforeSeconds * 1000);
+    q.where('inspection_started_at', '<', encodeInsertDate(db, limit));
+  }
+  const rows = await q.orderBy([{ column: 'provision_updated_at', order: 'asc' }, { column: 'id', order: 'asc' }]) as
+    Array<Record<string, unknown>>;
+  return rows.map((r) => decodeRow<NodeRecord>('nodes', r));
+}
+
+function encodeInsertDate(db: Database, date: Date): string {
+  const row = encodeInsert('node_history', { created_at: date }, db.dialect, date);
+  return String(row.created_at);
+}
+
+/** Inserts a node row and its traits in one transaction; returns the stored row. */
+export async function insertNode(db: Database, values: Partial<NodeRecord>, traits: string[] = []): Promise<NodeRecord> {
+  const now = new Date();
+  await db.transaction(async (trx) => {
+    let id: number;
+    try {
+      const result = await trx('nodes').insert(encodeInsert('nodes', values as Record<string, unknown>, db.dialect, now)) as unknown[];
+      id = Number(result[0]);
+    } catch (err) {
+      const cols = duplicateColumns(err);
+      const typed = cols ? duplicateToError(cols, values) : null;
+      throw typed ?? err;
+    }
+    for (const trait of traits) {
+      await trx('node_traits').insert(encodeInsert('node_traits', { node_id: id, trait, version: '1.0' }, db.dialect, now));
+    }
+  });
+  return findNode(db, String(values.uuid));
+}
+
+const NODE_CHILD_TABLES = [
+  'node_traits', 'node_tags', 'ports', 'portgroups', 'volume_connectors', 'volume_targets', 'bios_settings',
+  'node_history', 'node_inventory', 'firmware_information',
+] as const;
+
+/** Deletes the node and everything hanging off it (Ironic's destroy_node). */
+export async function deleteNode(db: Database, nodeId: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    for (const table of NODE_CHILD_TABLES) {
+      if (await trx.schema.hasTable(table)) await trx(table).where({ node_id: nodeId }).delete();
+    }
+    await trx('nodes').where({ id: nodeId }).delete();
+  });
+}

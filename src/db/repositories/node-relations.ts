@@ -1,0 +1,34 @@
+/**
+ * Loads traits and tags for a page of nodes with one IN query each (chunked), never per node,
+ * so listing thousands of nodes stays a handful of queries.
+ */
+import { decodeRow } from '../codec';
+import type { NodeRecord, NodeTagRecord, NodeTraitRecord, NodeWithRelations } from '../models';
+import type { Executor } from './table-access';
+
+// Well under SQLite (32766) and MySQL (65535) placeholder limits.
+const CHUNK = 5000;
+
+async function loadByNodeIds<R extends { node_id: number }>(ex: Executor, table: 'node_traits' | 'node_tags',
+  order: string, ids: number[]): Promise<Map<number, R[]>> {
+  const byNode = new Map<number, R[]>();
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await ex(table).whereIn('node_id', ids.slice(i, i + CHUNK)).orderBy(['node_id', order]) as
+      Array<Record<string, unknown>>;
+    for (const raw of rows) {
+      const rec = decodeRow<R>(table, raw);
+      const list = byNode.get(rec.node_id);
+      if (list) list.push(rec);
+      else byNode.set(rec.node_id, [rec]);
+    }
+  }
+  return byNode;
+}
+
+export async function attachRelations(ex: Executor, nodes: NodeRecord[]): Promise<NodeWithRelations[]> {
+  if (nodes.length === 0) return [];
+  const ids = nodes.map((n) => n.id);
+  const traits = await loadByNodeIds<NodeTraitRecord>(ex, 'node_traits', 'trait', ids);
+  const tags = await loadByNodeIds<NodeTagRecord>(ex, 'node_tags', 'tag', ids);
+  return nodes.map((n) => ({ ...n, traits: traits.get(n.id) ?? [], tags: tags.get(n.id) ?? [] }));
+}

@@ -1,0 +1,231 @@
+/**
+ * Driver interfaces (ironic/drivers/base.py) as TypeScript contracts. A node's driver is a
+ * hardware type plus one implementation per interface kind; every operation is async so a slow
+ * BMC never blocks other nodes. Steps are declared as plain data (Ironic's @clean_step etc.).
+ */
+import type { Config } from '../conf/config';
+import type { Database } from '../db/connection';
+import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+
+export const INTERFACE_KINDS = [
+  'bios', 'boot', 'console', 'deploy', 'firmware', 'inspect', 'management', 'network', 'power', 'raid',
+  'rescue', 'storage', 'vendor',
+] as const;
+export type InterfaceKind = typeof INTERFACE_KINDS[number];
+
+/** Interfaces `GET /v1/nodes/{id}/validate` reports (BareDriver.non_vendor_interfaces). */
+export const NON_VENDOR_KINDS: readonly InterfaceKind[] = INTERFACE_KINDS.filter((k) => k !== 'vendor');
+
+export type JsonObject = Record<string, unknown>;
+
+/** What drivers may use of their conductor (Ironic's CONF and task.context): configuration and database. */
+export interface DriverContext {
+  readonly conf: Config;
+  readonly db: Database;
+}
+
+/** What a driver sees of the task holding a node: the node (mutable), its ports and the composed driver. */
+export interface DriverTask {
+  readonly ctx: DriverContext;
+  readonly node: NodeRecord;
+  readonly ports: PortRecord[];
+  readonly portgroups: PortgroupRecord[];
+  readonly driver: ComposedDriver;
+  readonly shared: boolean;
+  /** ironic-ts extension: the deploy request's extra_data, handed to the deploy interface untouched. */
+  readonly extraData?: JsonObject;
+  /** Writes the node's changed fields to the database now. */
+  saveNode(): Promise<void>;
+  /** Persists a change to one of the node's ports / portgroups (and updates task.ports). */
+  updatePort(port: PortRecord, changes: Partial<PortRecord>): Promise<void>;
+  updatePortgroup(portgroup: PortgroupRecord, changes: Partial<PortgroupRecord>): Promise<void>;
+}
+
+export type StepKind = 'clean' | 'deploy' | 'service' | 'verify';
+
+export interface ArgInfo {
+  description: string;
+  required?: boolean;
+}
+
+/** One step an interface offers (the data Ironic's step decorators attach). */
+export interface StepDecl {
+  step: string;
+  kinds: readonly StepKind[];
+  priority: number;
+  abortable?: boolean;
+  argsinfo?: Readonly<Record<string, ArgInfo>> | null;
+  requiresRamdisk?: boolean;
+}
+
+/**
+ * A step returns nothing when done, or a "wait" state (e.g. `clean wait`) when it continues
+ * asynchronously and a later callback resumes the flow.
+ */
+export type StepResult = string | null | void;
+
+export interface BaseInterface {
+  readonly kind: InterfaceKind;
+  /** Entry-point name, e.g. "fake", "no-raid". */
+  readonly name: string;
+  /** Class-like name used in messages (Ironic prints the Python class). */
+  readonly className: string;
+  properties(): Record<string, string>;
+  validate(task: DriverTask): Promise<void>;
+  readonly steps?: readonly StepDecl[];
+  executeStep?(task: DriverTask, step: string, args: JsonObject): Promise<StepResult>;
+}
+
+export interface PowerInterface extends BaseInterface {
+  getPowerState(task: DriverTask): Promise<string | null>;
+  setPowerState(task: DriverTask, state: string, timeout?: number): Promise<void>;
+  reboot(task: DriverTask, timeout?: number): Promise<void>;
+  getSupportedPowerStates(task: DriverTask): Promise<string[]>;
+  /** Whether the power sync may force the recorded state onto the hardware. */
+  supportsPowerSync(task: DriverTask): boolean;
+}
+
+export interface ManagementInterface extends BaseInterface {
+  getSupportedBootDevices(task: DriverTask): Promise<string[]>;
+  setBootDevice(task: DriverTask, device: string, persistent: boolean): Promise<void>;
+  getBootDevice(task: DriverTask): Promise<{ boot_device: string | null; persistent: boolean | null }>;
+  injectNmi(task: DriverTask): Promise<void>;
+  getSupportedBootModes(task: DriverTask): Promise<string[]>;
+  getBootMode(task: DriverTask): Promise<string | null>;
+  setBootMode(task: DriverTask, mode: string): Promise<void>;
+  getSecureBootState(task: DriverTask): Promise<boolean | null>;
+  setSecureBootState(task: DriverTask, enabled: boolean): Promise<void>;
+}
+
+export interface BootInterface extends BaseInterface {
+  prepareRamdisk(task: DriverTask, ramdiskParams: JsonObject, mode: string): Promise<void>;
+  cleanUpRamdisk(task: DriverTask, mode: string): Promise<void>;
+  prepareInstance(task: DriverTask): Promise<void>;
+  cleanUpInstance(task: DriverTask): Promise<void>;
+}
+
+export interface DeployInterface extends BaseInterface {
+  /** Returns DELETED when the tear down is complete (Ironic's contract). */
+  tearDown(task: DriverTask): Promise<string>;
+  prepare(task: DriverTask): Promise<void>;
+  cleanUp(task: DriverTask): Promise<void>;
+  takeOver(task: DriverTask): Promise<void>;
+  prepareCleaning(task: DriverTask): Promise<string | null>;
+  tearDownCleaning(task: DriverTask): Promise<void>;
+  prepareService(task: DriverTask): Promise<string | null>;
+  tearDownService(task: DriverTask): Promise<void>;
+  /** Ramdisk heartbeat; implementations without an agent ignore it. */
+  heartbeat(task: DriverTask, callbackUrl: string, agentVersion: string | null): Promise<void>;
+  /** Data the deploy received with the request (extra_data), kept untouched. */
+}
+
+export interface InspectInterface extends BaseInterface {
+  /** Returns the next provision state: `manageable` when done, `inspect wait` when asynchronous. */
+  inspectHardware(task: DriverTask): Promise<string>;
+  abort(task: DriverTask): Promise<void>;
+}
+
+export interface RaidInterface extends BaseInterface {
+  createConfiguration(task: DriverTask, args: JsonObject): Promise<StepResult>;
+  deleteConfiguration(task: DriverTask): Promise<StepResult>;
+  validateRaidConfig(task: DriverTask, config: JsonObject): Promise<void>;
+  getLogicalDiskProperties(): Record<string, string>;
+}
+
+export interface BiosInterface extends BaseInterface {
+  applyConfiguration(task: DriverTask, settings: JsonObject[]): Promise<StepResult>;
+  factoryReset(task: DriverTask): Promise<StepResult>;
+  cacheBiosSettings(task: DriverTask): Promise<void>;
+}
+
+export interface FirmwareInterface extends BaseInterface {
+  update(task: DriverTask, settings: JsonObject[]): Promise<StepResult>;
+  cacheFirmwareComponents(task: DriverTask): Promise<void>;
+}
+
+export interface ConsoleInterface extends BaseInterface {
+  startConsole(task: DriverTask): Promise<void>;
+  stopConsole(task: DriverTask): Promise<void>;
+  getConsole(task: DriverTask): Promise<JsonObject>;
+}
+
+export interface RescueInterface extends BaseInterface {
+  /** Returns `rescue` when done or `rescue wait` when the ramdisk will call back. */
+  rescue(task: DriverTask): Promise<string>;
+  unrescue(task: DriverTask): Promise<string>;
+  cleanUp(task: DriverTask): Promise<void>;
+}
+
+export interface VendorInterface extends BaseInterface {
+  readonly routes: Readonly<Record<string, { httpMethods: string[]; async: boolean; description: string }>>;
+}
+
+export interface StorageInterface extends BaseInterface {
+  attachVolumes(task: DriverTask): Promise<void>;
+  detachVolumes(task: DriverTask): Promise<void>;
+  shouldWriteImage(task: DriverTask): boolean;
+}
+
+export interface VifAttachInfo {
+  id: string;
+  port_uuid?: string;
+  portgroup_uuid?: string;
+  [key: string]: unknown;
+}
+
+export interface NetworkInterface extends BaseInterface {
+  vifList(task: DriverTask): Promise<{ id: string }[]>;
+  vifAttach(task: DriverTask, vif: VifAttachInfo): Promise<void>;
+  vifDetach(task: DriverTask, vifId: string): Promise<void>;
+  getCurrentVif(task: DriverTask, port: PortRecord | PortgroupRecord): string | null;
+  portChanged(task: DriverTask, port: PortRecord, changes: Partial<PortRecord>): Promise<void>;
+  portgroupChanged(task: DriverTask, portgroup: PortgroupRecord, changes: Partial<PortgroupRecord>): Promise<void>;
+  validatePortCreate(task: DriverTask, port: Partial<PortRecord>): Promise<void>;
+  addProvisioningNetwork(task: DriverTask): Promise<void>;
+  removeProvisioningNetwork(task: DriverTask): Promise<void>;
+  configureTenantNetworks(task: DriverTask): Promise<void>;
+  unconfigureTenantNetworks(task: DriverTask): Promise<void>;
+  addCleaningNetwork(task: DriverTask): Promise<void>;
+  removeCleaningNetwork(task: DriverTask): Promise<void>;
+}
+
+export interface InterfaceByKind {
+  bios: BiosInterface;
+  boot: BootInterface;
+  console: ConsoleInterface;
+  deploy: DeployInterface;
+  firmware: FirmwareInterface;
+  inspect: InspectInterface;
+  management: ManagementInterface;
+  network: NetworkInterface;
+  power: PowerInterface;
+  raid: RaidInterface;
+  rescue: RescueInterface;
+  storage: StorageInterface;
+  vendor: VendorInterface;
+}
+
+/** A node's driver: its hardware type name and one implementation per kind. */
+export type ComposedDriver = { readonly hardwareType: string } & { readonly [K in InterfaceKind]: InterfaceByKind[K] };
+
+/** Step as Ironic reports it in driver_internal_info and the API (`get_clean_steps` shape). */
+export interface StepInfo {
+  interface: InterfaceKind;
+  step: string;
+  priority: number;
+  argsinfo?: Readonly<Record<string, ArgInfo>> | null;
+  abortable?: boolean;
+  requires_ramdisk?: boolean;
+}
+
+/** The steps of `kind` an interface offers, in Ironic's reporting shape. */
+export function stepsOf(iface: BaseInterface, kind: StepKind): StepInfo[] {
+  return (iface.steps ?? []).filter((d) => d.kinds.includes(kind)).map((d) => {
+    const info: StepInfo = { step: d.step, priority: d.priority, argsinfo: d.argsinfo ?? null, interface: iface.kind };
+    if (kind === 'clean' || kind === 'service') {
+      info.abortable = d.abortable ?? false;
+      info.requires_ramdisk = d.requiresRamdisk ?? true;
+    }
+    return info;
+  });
+}

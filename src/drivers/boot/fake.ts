@@ -1,0 +1,14 @@
+/** Fake boot: every preparation succeeds without touching anything. */
+import type { BootInterface } from '../base';
+
+export function createFakeBoot(): BootInterface {
+  return {
+    kind: 'boot', name: 'fake', className: 'FakeBoot',
+    properties: () => ({}),
+    async validate() {},
+    async prepareRamdisk() {},
+    async cleanUpRamdisk() {},
+    async prepareInstance() {},
+    async cleanUpInstance() {},
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Every interface implementation and hardware type this build ships, by entry-point name
+ * (Ironic's setup.cfg entry points). Adding a driver = its file + one line here.
+ */
+import type { BaseInterface, InterfaceKind } from './base';
+import type { HardwareType } from './hardware/types';
+import { FAKE_HARDWARE } from './hardware/fake-hardware';
+import { MANUAL_MANAGEMENT } from './hardware/manual-management';
+import { REDFISH_HARDWARE } from './hardware/redfish';
+import { createFakeBios } from './bios/fake';
+import { createNoBios } from './bios/no-bios';
+import { createRedfishBios } from './bios/redfish';
+import { createFakeBoot } from './boot/fake';
+import { createRedfishVirtualMediaBoot } from './boot/redfish-virtual-media';
+import { createFakeConsole } from './console/fake';
+import { createNoConsole } from './console/no-console';
+import { createFakeDeploy } from './deploy/fake';
+import { createFakeFirmware } from './firmware/fake';
+import { createNoFirmware } from './firmware/no-firmware';
+import { createRedfishFirmware } from './firmware/redfish';
+import { createFakeInspect } from './inspect/fake';
+import { createNoInspect } from './inspect/no-inspect';
+import { createRedfishInspect } from './inspect/redfish';
+import { createFakeManagement } from './management/fake';
+import { createNoopManagement } from './management/noop';
+import { createRedfishManagement } from './management/redfish';
+import { createFlatNetwork } from './network/flat';
+import { createNoopNetwork } from './network/noop';
+import { createFakePower } from './power/fake';
+import { createRedfishPower } from './power/redfish';
+import { createFakeRaid } from './raid/fake';
+import { createNoRaid } from './raid/no-raid';
+import { createFakeRescue } from './rescue/fake';
+import { createNoRescue } from './rescue/no-rescue';
+import { createFakeStorage } from './storage/fake';
+import { createNoopStorage } from './storage/noop';
+import { createFakeVendor } from './vendor/fake';
+import { createNoVendor } from './vendor/no-vendor';
+
+export type InterfaceFactory = () => BaseInterface;
+
+const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
+  bios: new Map([['fake', createFakeBios], ['no-bios', createNoBios], ['redfish', createRedfishBios]]),
+  boot: new Map([['fake', createFakeBoot], ['redfish-virtual-media', createRedfishVirtualMediaBoot]]),
+  console: new Map([['fake', createFakeConsole], ['no-console', createNoConsole]]),
+  deploy: new Map([['fake', createFakeDeploy]]),
+  firmware: new Map([['fake', createFakeFirmware], ['no-firmware', createNoFirmware], ['redfish', createRedfishFirmware]]),
+  inspect: new Map([['fake', createFakeInspect], ['no-inspect', createNoInspect], ['redfish', createRedfishInspect]]),
+  management: new Map([['fake', createFakeManagement], ['noop', createNoopManagement], ['redfish', createRedfishManagement]]),
+  network: new Map([['flat', createFlatNetwork], ['noop', createNoopNetwork]]),
+  power: new Map([['fake', createFakePower], ['redfish', createRedfishPower]]),
+  raid: new Map([['fake', createFakeRaid], ['no-raid', createNoRaid]]),
+  rescue: new Map([['fake', createFakeRescue], ['no-rescue', createNoRescue]]),
+  storage: new Map([['fake', createFakeStorage], ['noop', createNoopStorage]]),
+  vendor: new Map([['fake', createFakeVendor], ['no-vendor', createNoVendor]]),
+};
+
+const hardwareTypes = new Map<string, HardwareType>([
+  [FAKE_HARDWARE.name, FAKE_HARDWARE],
+  [MANUAL_MANAGEMENT.name, MANUAL_MANAGEMENT],
+  [REDFISH_HARDWARE.name, REDFISH_HARDWARE],
+]);
+
+/** For drivers living elsewhere (and tests): makes an implementation loadable by name. */
+export function registerInterface(kind: InterfaceKind, name: string, factory: InterfaceFactory): void {
+  implementations[kind].set(name, factory);
+}
+
+export function registerHardwareType(hw: HardwareType): void {
+  hardwareTypes.set(hw.name, hw);
+}
+
+export function interfaceFactory(kind: InterfaceKind, name: string): InterfaceFactory | undefined {
+  return implementations[kind].get(name);
+}
+
+export function knownInterfaces(kind: InterfaceKind): string[] {
+  return [...implementations[kind].keys()];
+}
+
+export function knownHardwareType(name: string): HardwareType | undefined {
+  return hardwareTypes.get(name);
+}
+
+export function knownHardwareTypes(): HardwareType[] {
+  return [...hardwareTypes.values()];
+}

@@ -1,0 +1,30 @@
+/**
+ * A hardware type as plain data: for each interface kind, the implementation names it supports,
+ * most preferred first (Ironic's supported_*_interfaces). Names not registered yet are skipped,
+ * so a new implementation is one file plus its name here.
+ */
+import type { InterfaceKind } from '../base';
+
+export interface HardwareType {
+  name: string;
+  /** Class name Ironic prints in IncompatibleInterface messages. */
+  className: string;
+  supported: Readonly<Record<InterfaceKind, readonly string[]>>;
+  /** fake-hardware takes any enabled implementation of any kind (driver_factory.get_interface). */
+  acceptsAnyInterface?: boolean;
+}
+
+/** GenericHardware's defaults (drivers/generic.py), shared by the real hardware types. */
+export const GENERIC_SUPPORTED = {
+  bios: ['no-bios'],
+  boot: ['ipxe', 'pxe'],
+  console: ['no-console'],
+  deploy: ['direct', 'ansible', 'ramdisk', 'anaconda', 'custom-agent'],
+  firmware: ['no-firmware'],
+  inspect: ['inspector', 'no-inspect'],
+  network: ['flat', 'neutron', 'noop'],
+  raid: ['no-raid', 'agent'],
+  rescue: ['no-rescue', 'agent'],
+  storage: ['noop', 'cinder', 'external'],
+  vendor: ['no-vendor'],
+} as const;

@@ -1,0 +1,88 @@
+/**
+ * VIF bookkeeping on ports and portgroups (network/common.py VIFPortIDMixin): the VIF id lives in
+ * `internal_info.tenant_vif_port_id` of the chosen port-like object.
+ */
+import { NoFreePhysicalPorts, VifAlreadyAttached, VifNotAttached } from '../../common/errors';
+import type { PortRecord, PortgroupRecord } from '../../db/models';
+import type { DriverTask, VifAttachInfo } from '../base';
+
+export const TENANT_VIF_KEY = 'tenant_vif_port_id';
+
+type PortLike = PortRecord | PortgroupRecord;
+
+function isPortgroup(p: PortLike): p is PortgroupRecord {
+  return 'mode' in p;
+}
+
+export function vifOf(p: PortLike): string | null {
+  const v = (p.internal_info ?? {})[TENANT_VIF_KEY];
+  return typeof v === 'string' ? v : null;
+}
+
+/** Throws when `vifId` is on `p` already; tells whether another VIF occupies it. */
+function occupied(p: PortLike, vifId: string): boolean {
+  const attached = vifOf(p);
+  if (attached === vifId) {
+    throw new VifAlreadyAttached({ object_type: isPortgroup(p) ? 'Portgroup' : 'Port', vif: vifId, object_uuid: p.uuid });
+  }
+  return attached !== null;
+}
+
+function freeCandidates(task: DriverTask, vif: VifAttachInfo): PortLike[] {
+  const wantPort = vif.port_uuid;
+  const wantGroup = wantPort ? undefined : vif.portgroup_uuid;
+  const free: PortLike[] = [];
+  const byGroup = new Map<number | null, PortRecord[]>();
+  const unusableGroups = new Set<number | null>();
+  for (const p of task.ports) {
+    if (wantPort && wantPort !== p.uuid) continue;
+    if (occupied(p, vif.id)) {
+      unusableGroups.add(p.portgroup_id);
+      continue;
+    }
+    if (p.portgroup_id === null && !wantGroup) free.push(p);
+    else byGroup.set(p.portgroup_id, [...(byGroup.get(p.portgroup_id) ?? []), p]);
+  }
+  if (wantPort) return free;
+  for (const pg of task.portgroups) {
+    if ((wantGroup && wantGroup !== pg.uuid) || occupied(pg, vif.id)) continue;
+    if (unusableGroups.has(pg.id)) {
+      if (!wantGroup) free.push(...(byGroup.get(pg.id) ?? []));
+    } else if ((byGroup.get(pg.id) ?? []).length) {
+      free.push(pg);
+    }
+  }
+  return free;
+}
+
+/** Prefer portgroups, then PXE-enabled ports (get_free_port_like_object without physnets). */
+export function pickFreePortLike(task: DriverTask, vif: VifAttachInfo): PortLike {
+  const free = freeCandidates(task, vif);
+  if (free.length === 0) throw new NoFreePhysicalPorts({ vif: vif.id });
+  const rank = (p: PortLike): number => (isPortgroup(p) ? 2 : 0) + (!isPortgroup(p) && p.pxe_enabled ? 1 : 0);
+  return [...free].sort((a, b) => rank(b) - rank(a))[0];
+}
+
+export function findByVif(task: DriverTask, vifId: string): PortLike {
+  for (const p of [...task.portgroups, ...task.ports]) if (vifOf(p) === vifId) return p;
+  throw new VifNotAttached({ vif: vifId, node: task.node.uuid });
+}
+
+export function listVifs(task: DriverTask): { id: string }[] {
+  const out: { id: string }[] = [];
+  for (const p of [...task.ports, ...task.portgroups]) {
+    const id = vifOf(p);
+    if (id) out.push({ id });
+  }
+  return out;
+}
+
+export function currentVif(p: PortLike): string | null {
+  const info = p.internal_info ?? {};
+  for (const key of ['cleaning_vif_port_id', 'provisioning_vif_port_id', 'rescuing_vif_port_id', 'inspection_vif_port_id']) {
+    if (typeof info[key] === 'string' && info[key]) return info[key] as string;
+  }
+  return vifOf(p);
+}
+
+export { isPortgroup };

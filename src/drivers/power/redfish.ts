@@ -1,0 +1,97 @@
+/**
+ * Redfish power (drivers/modules/redfish/power.py): ComputerSystem.PowerState read and mapped to
+ * Ironic's states, changes through ComputerSystem.Reset followed by a bounded wait until the BMC
+ * reports the target state.
+ */
+import { InvalidParameterValue, PowerStateFailure } from '../../common/errors';
+import * as states from '../../common/states';
+import type { RedfishClient, ResetType } from '../../protocols/redfish';
+import type { DriverTask, PowerInterface } from '../base';
+import { restoreBootDevice } from '../management/redfish';
+import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
+
+const GET_POWER_STATE: Readonly<Record<string, string>> = {
+  On: states.POWER_ON, PoweringOn: states.POWER_ON, Off: states.POWER_OFF, PoweringOff: states.POWER_OFF,
+};
+
+const RESET_FOR: Readonly<Record<string, ResetType>> = {
+  [states.POWER_ON]: 'On',
+  [states.POWER_OFF]: 'ForceOff',
+  [states.REBOOT]: 'ForceRestart',
+  [states.SOFT_REBOOT]: 'GracefulRestart',
+  [states.SOFT_POWER_OFF]: 'GracefulShutdown',
+};
+
+const TARGET_STATE: Readonly<Record<string, string>> = {
+  [states.REBOOT]: states.POWER_ON, [states.SOFT_REBOOT]: states.POWER_ON, [states.SOFT_POWER_OFF]: states.POWER_OFF,
+};
+
+/** Polling of node_wait_for_power_state: quick at first, backing off to a few seconds. */
+const FIRST_POLL_MS = 200;
+const MAX_POLL_MS = 2000;
+
+function mapPowerState(raw: string | null): string | null {
+  return raw === null ? null : GET_POWER_STATE[raw] ?? null;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** node_wait_for_power_state: PowerStateFailure when the BMC does not get there in time. */
+async function waitForPowerState(task: DriverTask, client: RedfishClient, target: string, timeout?: number): Promise<void> {
+  const seconds = timeout || task.ctx.conf.int('conductor', 'power_state_change_timeout');
+  const deadline = Date.now() + seconds * 1000;
+  for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
+    if (mapPowerState(await client.getPowerState()) === target) return;
+    if (Date.now() + delay > deadline) throw new PowerStateFailure({ pstate: target });
+    await sleep(delay);
+  }
+}
+
+async function resetAndWait(task: DriverTask, client: RedfishClient, powerState: string, timeout?: number): Promise<void> {
+  await client.reset(RESET_FOR[powerState]);
+  await waitForPowerState(task, client, TARGET_STATE[powerState] ?? powerState, timeout);
+}
+
+/** Boot device restoration only applies when the management interface is redfish too. */
+async function restoreIfRedfish(task: DriverTask, client: RedfishClient): Promise<void> {
+  if (task.driver.management.name === 'redfish') await restoreBootDevice(task, client);
+}
+
+export function createRedfishPower(): PowerInterface {
+  return {
+    kind: 'power', name: 'redfish', className: 'RedfishPower',
+    properties: () => ({ ...REDFISH_PROPERTIES }),
+    async validate(task) {
+      parseRedfishDriverInfo(task.node, task.ctx.conf);
+    },
+    async getPowerState(task) {
+      const { system } = await connectRedfish(task);
+      return mapPowerState(system.powerState);
+    },
+    async setPowerState(task, powerState, timeout) {
+      if (!RESET_FOR[powerState]) {
+        throw new InvalidParameterValue(`set_power_state called with an invalid power state: ${powerState}.`);
+      }
+      const { client } = await connectRedfish(task);
+      if ([states.POWER_ON, states.SOFT_REBOOT, states.REBOOT].includes(powerState)) await restoreIfRedfish(task, client);
+      await redfishAction(() => resetAndWait(task, client, powerState, timeout),
+        (error) => `Setting power state to ${powerState} failed for node ${task.node.uuid}. Error: ${error}`);
+    },
+    async reboot(task, timeout) {
+      const { client, system } = await connectRedfish(task);
+      let next = states.POWER_OFF;
+      await redfishAction(async () => {
+        if (mapPowerState(system.powerState) === states.POWER_ON) await resetAndWait(task, client, next, timeout);
+        await restoreIfRedfish(task, client);
+        next = states.POWER_ON;
+        await resetAndWait(task, client, next, timeout);
+      }, (error) => `Reboot failed for node ${task.node.uuid} when setting power state to ${next}. Error: ${error}`);
+    },
+    async getSupportedPowerStates() {
+      return Object.keys(RESET_FOR);
+    },
+    supportsPowerSync: () => true,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * createConductorClient: the ConductorApi the API layer uses. `rpc_transport = none` calls the
+ * in-process conductor; `oslo` routes each call over RabbitMQ to the conductor that owns the
+ * node on the hash ring.
+ */
+import type { Config } from '../conf/config';
+import type { Database } from '../db/connection';
+import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+import { findNode } from '../db/repositories/conductor-node-queries';
+import { findPort, findPortgroup } from '../db/repositories/conductor-port-queries';
+import { MANAGER_TOPIC, RingManager } from '../conductor/ring-manager';
+import type { ConductorApi } from './conductor-api';
+import { AmqpCaller } from './amqp-client';
+import { METHOD_NAMES, METHOD_ROUTES, MethodName } from './methods';
+
+export { serveConductorRpc } from './amqp-server';
+export type { ConductorApi } from './conductor-api';
+
+export type ConductorClient = ConductorApi & { close(): Promise<void> };
+
+type RouteNode = Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>;
+
+async function nodeById(db: Database, id: number | null | undefined): Promise<RouteNode | null> {
+  return id === null || id === undefined ? null : findNode(db, id);
+}
+
+/** The node a call is about, for the hash ring; null means any conductor will do. */
+async function routingNode(db: Database, method: MethodName, args: unknown[]): Promise<RouteNode | null> {
+  switch (METHOD_ROUTES[method]) {
+    case 'node':
+      return findNode(db, String(args[0]));
+    case 'values': {
+      const values = args[0] as Partial<NodeRecord & PortRecord & PortgroupRecord>;
+      if (method === 'createNode') {
+        return { uuid: String(values.uuid ?? ''), driver: values.driver ?? null, conductor_group: values.conductor_group ?? '' };
+      }
+      return nodeById(db, values.node_id);
+    }
+    case 'port':
+      return nodeById(db, (await findPort(db, String(args[0]))).node_id);
+    case 'portgroup':
+      return nodeById(db, (await findPortgroup(db, String(args[0]))).node_id);
+    case 'any':
+      return null;
+  }
+}
+
+function localClient(local: ConductorApi): ConductorClient {
+  const client = Object.create(local) as ConductorClient;
+  client.close = async () => undefined;
+  return client;
+}
+
+function amqpClient(conf: Config, db: Database): ConductorClient {
+  const rings = new RingManager(conf, db);
+  const caller = new AmqpCaller(conf);
+  const client: Record<string, unknown> = {
+    topicFor: (node: RouteNode) => rings.topicFor(node),
+    close: () => caller.close(),
+  };
+  for (const method of METHOD_NAMES) {
+    client[method] = async (...args: unknown[]) => {
+      const node = await routingNode(db, method, args);
+      const topic = node && node.uuid ? await rings.topicFor(node) : MANAGER_TOPIC;
+      return caller.call(topic, method, args);
+    };
+  }
+  return client as unknown as ConductorClient;
+}
+
+export async function createConductorClient(opts: { conf: Config; db: Database; local?: ConductorApi }): Promise<ConductorClient> {
+  const transport = opts.conf.str('DEFAULT', 'rpc_transport');
+  if (transport === 'oslo') return amqpClient(opts.conf, opts.db);
+  if (transport === 'none') {
+    if (!opts.local) throw new Error('rpc_transport = none needs an in-process conductor');
+    return localClient(opts.local);
+  }
+  throw new Error(`rpc_transport = ${transport} is not supported by ironic-ts (use oslo or none)`);
+}

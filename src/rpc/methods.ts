@@ -1,0 +1,21 @@
+/** ConductorApi methods a transport may carry, and how each finds the node that routes it. */
+import type { ConductorApi } from './conductor-api';
+
+export type MethodName = Exclude<keyof ConductorApi, 'topicFor'>;
+
+/** How to find the routing node: the node UUID argument, node_id in values, a port/portgroup, or none. */
+export type Route = 'node' | 'values' | 'port' | 'portgroup' | 'any';
+
+export const METHOD_ROUTES: Readonly<Record<MethodName, Route>> = {
+  createNode: 'values', updateNode: 'node', destroyNode: 'node', validateDriverInterfaces: 'node',
+  changeNodePowerState: 'node', doNodeDeploy: 'node', doNodeTearDown: 'node', doProvisioningAction: 'node',
+  doNodeClean: 'node', doNodeService: 'node', doNodeRescue: 'node', doNodeUnrescue: 'node', inspectHardware: 'node',
+  setBootDevice: 'node', getBootDevice: 'node', getSupportedBootDevices: 'node', injectNmi: 'node',
+  setConsoleMode: 'node', getConsoleInformation: 'node', setTargetRaidConfig: 'node', changeNodeBootMode: 'node',
+  changeNodeSecureBoot: 'node', vifAttach: 'node', vifDetach: 'node', vifList: 'node', addNodeTraits: 'node',
+  removeNodeTraits: 'node', createPort: 'values', updatePort: 'port', destroyPort: 'port', createPortgroup: 'values',
+  updatePortgroup: 'portgroup', destroyPortgroup: 'portgroup', getDriverProperties: 'any',
+  getRaidLogicalDiskProperties: 'any', heartbeat: 'node', getNodeWithToken: 'node',
+};
+
+export const METHOD_NAMES = Object.keys(METHOD_ROUTES) as MethodName[];

@@ -1,0 +1,54 @@
+/**
+ * What crosses the broker: call arguments and results as JSON with Dates preserved, and Ironic
+ * errors as {kind, code, message} turned back into the same typed classes on the caller's side.
+ */
+import * as errors from '../common/errors';
+import { IronicError } from '../common/errors';
+
+const DATE_TAG = '__datetime__';
+
+export function encode(value: unknown): string {
+  return JSON.stringify(value, function replacer(this: Record<string, unknown>, key: string, v: unknown) {
+    const raw = this[key];
+    return raw instanceof Date ? { [DATE_TAG]: raw.toISOString() } : v;
+  });
+}
+
+export function decode<T>(text: string): T {
+  return JSON.parse(text, (_key, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const tagged = (v as Record<string, unknown>)[DATE_TAG];
+      if (typeof tagged === 'string' && Object.keys(v).length === 1) return new Date(tagged);
+    }
+    return v;
+  }) as T;
+}
+
+export interface WireFailure {
+  kind: string;
+  code: number;
+  message: string;
+}
+
+export function toFailure(err: unknown): WireFailure {
+  if (err instanceof IronicError) return { kind: err.kind, code: err.code, message: err.message };
+  return { kind: 'IronicException', code: 500, message: err instanceof Error ? err.message : String(err) };
+}
+
+const registry = errors as unknown as Record<string, unknown>;
+
+/** The same Ironic error class with the same message; unknown kinds become a plain IronicError. */
+export function fromFailure(f: WireFailure): Error {
+  const cls = registry[f.kind];
+  if (typeof cls === 'function' && cls.prototype instanceof IronicError) {
+    return new (cls as new (m: string) => Error)(f.message);
+  }
+  return new IronicError(f.message);
+}
+
+export interface RpcRequest {
+  method: string;
+  args: unknown[];
+}
+
+export type RpcReply = { result: unknown } | { failure: WireFailure };

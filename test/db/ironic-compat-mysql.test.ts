@@ -1,0 +1,10 @@
+import { test } from 'node:test';
+import { mysqlAvailable } from './harness';
+import { ironicAvailable } from './ironic-python';
+import { adoptionScenario } from './ironic-compat';
+
+test('MariaDB database made by Python Ironic 21.4.4 is adopted losslessly and stays compatible', async (t) => {
+  if (!(await ironicAvailable())) return t.skip('python3-ironic not installed');
+  if (!(await mysqlAvailable())) return t.skip('MariaDB not reachable');
+  await adoptionScenario('mysql');
+});

@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { pythonJsonDumps, pythonJsonLoads } from '../../src/db/python-json';
+
+const SAMPLES: unknown[] = [
+  {}, [], { a: 1, b: [1, 2.5, -3], c: null, d: true, e: 'x"y\\z\n\t' },
+  { unicode: 'caf\u00e9 \u2603 \ud83d\ude00', ctrl: '\u0001\u007f' },
+  { floats: [0.1, 1e-5, 1.5e-7, 123456.789, -0.0001, 1e21, 2.5e-10] },
+  { nested: { deep: { list: [{ k: 'v' }] } } },
+];
+
+test('pythonJsonDumps matches Python json.dumps byte for byte', () => {
+  const script = 'import json,sys\nfor line in sys.stdin:\n    print(json.dumps(json.loads(line)))';
+  const input = SAMPLES.map((s) => JSON.stringify(s)).join('\n') + '\n';
+  const out = execFileSync('/usr/bin/python3', ['-c', script], { input, encoding: 'utf8' }).trimEnd().split('\n');
+  SAMPLES.forEach((sample, i) => assert.equal(pythonJsonDumps(sample), out[i], `sample ${i}`));
+});
+
+test('pythonJsonLoads reads what Python writes, including NaN/Infinity', () => {
+  assert.deepEqual(pythonJsonLoads('{"a": [1, 2]}'), { a: [1, 2] });
+  assert.deepEqual(pythonJsonLoads('{"x": NaN, "y": [Infinity, -Infinity]}'), { x: NaN, y: [Infinity, -Infinity] });
+});

@@ -1,0 +1,110 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { startConductorService, ConductorService } from '../../src/conductor/service';
+import { createConductorClient, serveConductorRpc, ConductorClient } from '../../src/rpc';
+import type { ConductorApi } from '../../src/rpc/conductor-api';
+import { RingManager } from '../../src/conductor/ring-manager';
+import { InvalidStateRequested, NodeTraitNotFound } from '../../src/common/errors';
+import { makeConf, sqliteDb, stable, TempDb, waitForNode } from '../conductor/support';
+import { brokerAvailable, createVhost, dropConnections } from './broker';
+
+const available = brokerAvailable();
+let tmp: TempDb;
+let vhost: ReturnType<typeof createVhost>;
+const services: ConductorService[] = [];
+const servers: Array<{ close(): Promise<void> }> = [];
+let client: ConductorClient;
+const calls = new Map<string, string[]>();
+const suffix = randomUUID().slice(0, 8);
+const HOSTS = [`rpc-a-${suffix}`, `rpc-b-${suffix}`];
+
+function rpcConf(host: string) {
+  return makeConf(host, { DEFAULT: { rpc_transport: 'oslo', transport_url: vhost.url, rpc_response_timeout: 30 } });
+}
+
+/** Records which conductor served which node call. */
+function recording(host: string, api: ConductorApi): ConductorApi {
+  return new Proxy(api, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.set(host, [...(calls.get(host) ?? []), `${String(prop)}:${String(args[0] && typeof args[0] === 'object' ? (args[0] as { uuid?: string }).uuid : args[0])}`]);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+before(async () => {
+  if (!available) return;
+  vhost = createVhost('ironic-ts-conductor-rpc');
+  tmp = await sqliteDb();
+  for (const host of HOSTS) {
+    const svc = await startConductorService({ conf: rpcConf(host), db: tmp.db });
+    services.push(svc);
+    servers.push(await serveConductorRpc(rpcConf(host), recording(host, svc.api)));
+  }
+  client = await createConductorClient({ conf: rpcConf(`api-${suffix}`), db: tmp.db });
+});
+
+after(async () => {
+  if (!available) return;
+  await client.close();
+  for (const s of servers) await s.close();
+  for (const s of services) await s.stop();
+  await tmp.cleanup();
+  vhost.remove();
+});
+
+test('calls are routed to the conductor owning the node on the hash ring', { skip: !available }, async () => {
+  const rings = new RingManager(rpcConf('observer'), tmp.db);
+  const uuids = Array.from({ length: 12 }, () => randomUUID());
+  for (const uuid of uuids) await client.createNode({ uuid, name: `n-${uuid.slice(0, 8)}`, driver: 'fake-hardware' });
+  for (const uuid of uuids) await client.doProvisioningAction(uuid, 'manage');
+  const owners = new Set<string>();
+  for (const uuid of uuids) {
+    const owner = await rings.hostFor({ uuid, driver: 'fake-hardware', conductor_group: '' });
+    owners.add(owner);
+    assert.ok(calls.get(owner)?.includes(`doProvisioningAction:${uuid}`), `${uuid} served by ${owner}`);
+    assert.ok(calls.get(owner)?.includes(`createNode:${uuid}`));
+    await waitForNode(tmp.db, uuid, stable('manageable'));
+  }
+  assert.equal(owners.size, 2, 'both conductors own some nodes');
+  assert.equal(await client.topicFor({ uuid: uuids[0], driver: 'fake-hardware', conductor_group: '' }),
+    `ironic.conductor_manager.${await rings.hostFor({ uuid: uuids[0], driver: 'fake-hardware', conductor_group: '' })}`);
+});
+
+test('errors come back as the same typed Ironic errors', { skip: !available }, async () => {
+  const uuid = randomUUID();
+  await client.createNode({ uuid, driver: 'fake-hardware' });
+  await assert.rejects(client.doProvisioningAction(uuid, 'provide'), (err: Error) => {
+    assert.ok(err instanceof InvalidStateRequested);
+    assert.equal((err as InstanceType<typeof InvalidStateRequested>).code, 400);
+    assert.equal(err.message, `The requested action "provide" can not be performed on node "${uuid}" while it is in state "enroll".`);
+    return true;
+  });
+  await assert.rejects(client.removeNodeTraits(uuid, ['CUSTOM_MISSING']), (err: Error) => {
+    assert.ok(err instanceof NodeTraitNotFound);
+    assert.equal(err.message, `Node ${uuid} doesn't have a trait 'CUSTOM_MISSING'`);
+    return true;
+  });
+  const node = await client.updateNode(uuid, { extra: { k: 'v' } });
+  assert.ok(node.created_at instanceof Date, 'dates survive the wire');
+  assert.deepEqual(node.extra, { k: 'v' });
+});
+
+test('a request survives the owner\'s broker connection being dropped', { skip: !available }, async () => {
+  const rings = new RingManager(rpcConf('observer'), tmp.db);
+  let uuid = randomUUID();
+  while (await rings.hostFor({ uuid, driver: 'fake-hardware', conductor_group: '' }) !== HOSTS[1]) uuid = randomUUID();
+  await client.createNode({ uuid, driver: 'fake-hardware' });
+  assert.ok(dropConnections(`ironic-ts conductor ${HOSTS[1]}`) >= 1);
+  // Published while the owner is reconnecting: the durable queue keeps it until the consumer is back.
+  const result = await client.validateDriverInterfaces(uuid);
+  assert.equal(result.power.result, true);
+  assert.ok(dropConnections(`ironic-ts rpc client`) >= 1);
+  await client.changeNodePowerState(uuid, 'power on');
+  await waitForNode(tmp.db, uuid, (n) => n.power_state === 'power on');
+});
