@@ -3,12 +3,14 @@
  * an instance's life against a fresh server: ironic-ts by default, the reference Ironic with
  * IRONIC_TS_COMPAT_TARGET=reference (to check the expectations themselves). The Python side
  * (nova_lifecycle.py) runs every step once and reports; each test below asserts one step.
+ * NOVA_COMPAT_DIFF=1 also runs the whole script against the reference and compares every reported value.
  */
 import { before, after, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { startTarget, Target } from '../support/target';
 import { runLifecycle, LifecycleResults, NodeView, StepResult } from './run-lifecycle';
+import { normalizeResults } from './normalize-results';
 
 interface ConfigDrive {
   volume_id: string;
@@ -222,5 +224,39 @@ describe('Nova ironic virt driver lifecycle', { timeout: 300000 }, () => {
     assert.equal(node.instance_uuid, null);
     assert.deepEqual(node.instance_info, {});
     assert.equal(node.last_error, null);
+  });
+
+  it('a deployment that fails in the conductor: deploy failed + last_error, InstanceDeployFailure, destroy recovers', () => {
+    const r = step('failed_deploy_async');
+    assert.equal(r.raised, 'InstanceDeployFailure');
+    assert.match(r.raised_message as string, /^Failed to provision instance [0-9a-f-]{36}: No deploy steps returned by the driver$/);
+    const failed = nodeOf(r);
+    assert.equal(failed.provision_state, 'deploy failed');
+    assert.equal(failed.target_provision_state, 'active');
+    assert.equal(failed.last_error, 'No deploy steps returned by the driver');
+    assert.notEqual(failed.instance_uuid, null);
+    assert.deepEqual(failed.instance_info.traits, ['CUSTOM_NO_DEPLOY_STEP']);
+    const after = nodeOf(r, 'after_destroy');
+    assert.equal(after.provision_state, 'available');
+    assert.equal(after.instance_uuid, null);
+    assert.deepEqual(after.instance_info, {});
+    assert.equal(after.last_error, null);
+  });
+});
+
+describe('Nova ironic virt driver: ironic-ts and the reference report the same', {
+  skip: process.env.NOVA_COMPAT_DIFF !== '1', timeout: 600000,
+}, () => {
+  it('every step result, node view and config drive match', async () => {
+    const runs: LifecycleResults[] = [];
+    for (const kind of ['reference', 'ironic-ts'] as const) {
+      const target = await startTarget({ kind });
+      try {
+        runs.push(await runLifecycle(target.url, path.join(target.dir, 'ironic.sqlite')));
+      } finally {
+        await target.stop();
+      }
+    }
+    assert.deepEqual(normalizeResults(runs[1]), normalizeResults(runs[0]));
   });
 });

@@ -278,7 +278,8 @@ def main():
     suffix = uuid.uuid4().hex[:6]
     mac1, mac2 = '52:54:00:aa:bb:01', '52:54:00:aa:bb:02'
     node1, port1 = enroll_available('nova-compat-1-' + suffix, mac1)
-    node2, _ = enroll_available('nova-compat-2-' + suffix, mac2, traits=['CUSTOM_BROKEN_TEMPLATE'])
+    node2, _ = enroll_available('nova-compat-2-' + suffix, mac2,
+                                traits=['CUSTOM_BROKEN_TEMPLATE', 'CUSTOM_NO_DEPLOY_STEP'])
     for proc in syncs:
         finish(proc)
     load_nova(conf)
@@ -292,6 +293,11 @@ def main():
     status, body = api('POST', '/v1/deploy_templates', {
         'name': 'CUSTOM_BROKEN_TEMPLATE',
         'steps': [{'interface': 'deploy', 'step': 'deploy', 'args': {}, 'priority': 50}]})
+    assert status == 201, (status, body)
+    # Accepted by validation (the core step may be disabled), but leaves the deployment without steps.
+    status, body = api('POST', '/v1/deploy_templates', {
+        'name': 'CUSTOM_NO_DEPLOY_STEP',
+        'steps': [{'interface': 'deploy', 'step': 'deploy', 'args': {}, 'priority': 0}]})
     assert status == 201, (status, body)
     image_id = str(uuid.uuid4())
     image_meta = make_image_meta(image_id)
@@ -445,6 +451,21 @@ def main():
         status, validation = api('GET', '/v1/nodes/%s/validate' % node2)
         out['validate_deploy'] = validation.get('deploy') if status == 200 else status
         out['node'] = node_view(node2)
+        return out
+
+    inst4 = make_instance(ctx, node2, 'nova-compat-nosteps', image_id,
+                          extra_specs={'trait:CUSTOM_NO_DEPLOY_STEP': 'required'})
+
+    @step('failed_deploy_async')
+    def _failed_async():
+        drv.prepare_for_spawn(inst4)
+        out = expect_raise(lambda: drv.spawn(ctx, inst4, image_meta, [], None, {}, network_info=network_info))
+        out['node'] = node_view(node2)
+        # What the compute manager does next with a failed build: destroy, which unprovisions.
+        inst4.task_state = 'deleting'
+        inst4.save()
+        drv.destroy(ctx, inst4, network_info)
+        out['after_destroy'] = node_view(node2)
         return out
 
     RESULTS['ironic_url'] = IRONIC_URL

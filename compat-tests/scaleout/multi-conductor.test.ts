@@ -58,9 +58,9 @@ async function settle(url: string, ms: number, done: (nodes: NodeView[]) => bool
 // A failed deploy keeps target_provision_state = active, as in Ironic: only the state and the lock count.
 const unsettled = (nodes: NodeView[]) => nodes.filter((n) => n.reservation !== null || !STABLE_STATES.has(n.provision_state));
 
-function countBy(nodes: NodeView[], key: (n: NodeView) => string): Record<string, number> {
+function countBy<T>(items: T[], key: (item: T) => string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const n of nodes) out[key(n)] = (out[key(n)] ?? 0) + 1;
+  for (const item of items) out[key(item)] = (out[key(item)] ?? 0) + 1;
   return out;
 }
 
@@ -77,7 +77,7 @@ async function withCluster(conductors: string[], body: (c: Cluster) => Promise<v
   }
 }
 
-test('a conductor SIGKILLed mid-provisioning: 200 nodes settle unlocked and are taken over', { timeout: 240000 }, async () => {
+test('a conductor SIGKILLed mid-provisioning: 200 nodes settle unlocked and are taken over', { timeout: 240000 }, async (t) => {
   await withCluster(['scaleout-a', 'scaleout-b'], async (cluster) => {
     const uuids = await createNodes(cluster.url, 200, 'kill');
     let accepted = 0;
@@ -111,6 +111,7 @@ test('a conductor SIGKILLed mid-provisioning: 200 nodes settle unlocked and are 
     const timedOut = results.filter((r) => r.timedOut).map((r) => `${r.uuid} ${r.state}`);
     assert.deepEqual(timedOut, [], 'the client could not drive these nodes before its deadline');
     const states = countBy(nodes, (n) => n.provision_state);
+    t.diagnostic(`final states ${JSON.stringify(states)}; ${victimNodes.length} nodes were on the killed conductor`);
     assert.ok((states.active ?? 0) > 100, `too few nodes deployed: ${JSON.stringify(states)}`);
 
     for (const uuid of victimNodes) {
@@ -134,7 +135,7 @@ async function assertActiveNodesAdopted(cluster: Cluster, survivor: string): Pro
   assert.equal(left, '', `active nodes not taken over by ${survivor}`);
 }
 
-test('a RabbitMQ restart loses no accepted request', { timeout: 180000 }, async () => {
+test('a RabbitMQ restart loses no accepted request', { timeout: 180000 }, async (t) => {
   await withCluster(['scaleout-a', 'scaleout-b'], async (cluster) => {
     const uuids = await createNodes(cluster.url, 60, 'rabbit');
     const replies: Promise<Reply>[] = [];
@@ -158,6 +159,7 @@ test('a RabbitMQ restart loses no accepted request', { timeout: 180000 }, async 
     }
     const statuses = (await Promise.all(replies)).map((r) => r.status);
     const acceptedUuids = uuids.filter((_, i) => statuses[i] === 202);
+    t.diagnostic(`replies around the broker restart: ${JSON.stringify(countBy(statuses.map(String), (x) => x))}`);
     assert.ok(acceptedUuids.length > 0, `no request accepted: ${statuses.join(',')}`);
     const unexpected = statuses.filter((s) => s !== 202 && s !== 500 && s !== 503);
     assert.deepEqual(unexpected, [], 'a request got an answer other than 202 or a server error');
@@ -176,7 +178,7 @@ test('a RabbitMQ restart loses no accepted request', { timeout: 180000 }, async 
   });
 });
 
-test('with MariaDB stopped the API answers 503, and recovers by itself when it is back', { timeout: 180000 }, async () => {
+test('with MariaDB stopped the API answers 503, and recovers by itself when it is back', { timeout: 180000 }, async (t) => {
   await withCluster(['scaleout-a', 'scaleout-b'], async (cluster) => {
     const uuids = await createNodes(cluster.url, 4, 'db');
     const during: Array<[string, number]> = [];
@@ -192,6 +194,7 @@ test('with MariaDB stopped the API answers 503, and recovers by itself when it i
       restarted = true;
     }
     assert.ok(restarted);
+    t.diagnostic(`replies while the database was down: ${JSON.stringify(during)}`);
 
     const back = await settle(cluster.url, 30000, (ns) => ns.length === uuids.length);
     assert.equal(back.length, uuids.length, 'the API did not recover after the database came back');

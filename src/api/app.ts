@@ -9,13 +9,11 @@ import type { ApiState } from './state';
 import { requestId } from './middleware/request-id';
 import { faults } from './middleware/faults';
 import { jsonResponse } from './middleware/json-response';
-import { negotiateVersion, rangeHeaders } from './middleware/version';
+import { negotiateVersion } from './middleware/version';
 import { jsonBody } from './middleware/body';
 import { rootRouter, v1IndexRouter } from './controllers/root';
 import { RESOURCE_ROUTERS } from './controllers';
-import { HttpError, httpMethodNotAllowed } from '../common/errors';
-
-const VERSION_HEADERS = ['X-OpenStack-Ironic-API-Minimum-Version', 'X-OpenStack-Ironic-API-Maximum-Version', 'X-OpenStack-Ironic-API-Version'];
+import { httpMethodNotAllowed } from '../common/errors';
 
 export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   const app = new Koa<ApiState>();
@@ -30,47 +28,48 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   });
   app.use(rewriteUnversionedPaths);
 
-  const root = rootRouter();
-  app.use(async (ctx, next) => (ctx.path === '/' ? rangeHeaders(deps.maxMinor)(ctx, next) : next()));
-  app.use(root.routes());
-
-  const v1 = new Router<ApiState>();
-  v1.use(negotiateVersion(deps.maxMinor));
-  v1.use(jsonBody({
+  app.use(rootRouter().routes());
+  app.use(onlyV1(negotiateVersion(deps.maxMinor)));
+  app.use(onlyV1(jsonBody({
     general: deps.conf.int('api', 'max_json_body_size'),
     provision: deps.conf.int('api', 'max_json_body_size_provision'),
-  }));
-  for (const router of [v1IndexRouter(), ...RESOURCE_ROUTERS.map((make) => make())]) {
-    v1.use(router.routes());
-    v1.use(router.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed(router) }));
-  }
+  })));
+
+  const v1 = new Router<ApiState>();
+  for (const router of [v1IndexRouter(), ...RESOURCE_ROUTERS.map((make) => make())]) v1.use(router.routes());
+  const allow = controllerMethods(v1);
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 405 && !ctx.body) throw httpMethodNotAllowed(allow(ctx.path));
+  });
   app.use(v1.routes());
+  app.use(v1.allowedMethods());
   return app;
+}
+
+function onlyV1(middleware: Koa.Middleware<ApiState>): Koa.Middleware<ApiState> {
+  return (ctx, next) => (ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? middleware(ctx, next) : next());
+}
+
+/**
+ * Ironic's 405 lists every method of the path's controller, i.e. of the resource's collection and
+ * item routes together (`/v1/nodes` → DELETE, GET, PATCH, POST).
+ */
+function controllerMethods(router: Router<ApiState>): (path: string) => string[] {
+  const byResource = new Map<string, Set<string>>();
+  for (const layer of router.stack) {
+    const parts = String(layer.path).split('/').filter(Boolean);
+    if (parts.length > 3) continue;
+    const resource = parts.slice(0, 2).join('/');
+    const methods = byResource.get(resource) ?? new Set<string>();
+    for (const m of layer.methods) if (m !== 'HEAD') methods.add(m);
+    byResource.set(resource, methods);
+  }
+  return (path) => [...(byResource.get(path.split('/').filter(Boolean).slice(0, 2).join('/')) ?? [])].sort();
 }
 
 /** Ironic routes `/nodes` as `/v1/nodes`. */
 async function rewriteUnversionedPaths(ctx: Koa.ParameterizedContext<ApiState>, next: Koa.Next): Promise<void> {
   if (ctx.path !== '/' && ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) ctx.path = `/v1${ctx.path}`;
   await next();
-}
-
-/** A 405 from routing carries no version headers, as webob raises it before Ironic's version hook. */
-function methodNotAllowed(router: Router<ApiState>) {
-  return (): HttpError => {
-    const err = httpMethodNotAllowed([]);
-    return new StrippingHttpError(err.code, err.title, err.description, router);
-  };
-}
-
-class StrippingHttpError extends HttpError {
-  constructor(code: number, title: string, description: string, router: Router<ApiState>) {
-    super(code, title, description, { Allow: allowedFor(router) });
-  }
-  stripHeaders = VERSION_HEADERS;
-}
-
-function allowedFor(router: Router<ApiState>): string {
-  const methods = new Set<string>();
-  for (const layer of router.stack) for (const m of layer.methods) if (m !== 'HEAD') methods.add(m);
-  return [...methods].sort().join(', ');
 }

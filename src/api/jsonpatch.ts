@@ -43,6 +43,9 @@ export function applyJsonPatch<T extends Record<string, Json>>(doc: T, patch: Pa
 }
 
 function applyOne(doc: Json, op: PatchOp): Json {
+  if ((op.op === 'add' || op.op === 'replace' || op.op === 'test') && !('value' in op)) {
+    throw new Conflict("The operation does not contain a 'value' member");
+  }
   switch (op.op) {
     case 'add':
       return add(doc, decodePointer(op.path), structuredClone(op.value));

@@ -107,4 +107,6 @@ export const V = {
   PROJECT_NODE_CREATE: 80,
   NODE_INVENTORY: 81,
   SHARDS: 82,
+  /** Above MAX_MINOR today: gates what stays hidden until it is implemented. */
+  FIRMWARE_INTERFACE: 86,
 } as const;

@@ -244,3 +244,10 @@ export const httpBadRequest = (description: string): HttpError => new HttpError(
 export const httpMethodNotAllowed = (allow: string[]): HttpError =>
   new HttpError(405, 'Method Not Allowed', '', { Allow: allow.join(', ') });
 export const httpTooLarge = (description: string): HttpError => new HttpError(413, 'Request Entity Too Large', description);
+
+/** Ironic's ClientSideError with status 405, raised by controllers (not routing) for a method they lack. */
+export const MethodNotAllowedFault = defineError(
+  'ClientSideError',
+  405,
+  'The server could not comply with the request since it is either malformed or otherwise incorrect.',
+);

@@ -30,7 +30,7 @@ function checkProtected(node: NodeRecord, changes: Partial<NodeRecord>): void {
   if ('protected' in changes) {
     if (!node.protected) node.protected_reason = null;
     else if (![states.ACTIVE, states.RESCUE].includes(node.provision_state ?? '')) {
-      throw new InvalidState(`Protection can only be set in provision states 'active' or 'rescue', current state is '${node.provision_state}'`);
+      throw new InvalidState(`Node ${node.uuid} can only be made protected in provision states 'active' or 'rescue', the current state is '${node.provision_state}'`);
     }
   }
   if ('protected_reason' in changes && changes.protected_reason && !node.protected) {

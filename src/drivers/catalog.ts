@@ -6,6 +6,7 @@ import type { BaseInterface, InterfaceKind } from './base';
 import type { HardwareType } from './hardware/types';
 import { FAKE_HARDWARE } from './hardware/fake-hardware';
 import { MANUAL_MANAGEMENT } from './hardware/manual-management';
+import { IPMI_HARDWARE } from './hardware/ipmi';
 import { REDFISH_HARDWARE } from './hardware/redfish';
 import { createFakeBios } from './bios/fake';
 import { createNoBios } from './bios/no-bios';
@@ -23,10 +24,12 @@ import { createNoInspect } from './inspect/no-inspect';
 import { createRedfishInspect } from './inspect/redfish';
 import { createFakeManagement } from './management/fake';
 import { createNoopManagement } from './management/noop';
+import { createIpmitoolManagement } from './management/ipmitool';
 import { createRedfishManagement } from './management/redfish';
 import { createFlatNetwork } from './network/flat';
 import { createNoopNetwork } from './network/noop';
 import { createFakePower } from './power/fake';
+import { createIpmitoolPower } from './power/ipmitool';
 import { createRedfishPower } from './power/redfish';
 import { createFakeRaid } from './raid/fake';
 import { createNoRaid } from './raid/no-raid';
@@ -36,6 +39,7 @@ import { createFakeStorage } from './storage/fake';
 import { createNoopStorage } from './storage/noop';
 import { createFakeVendor } from './vendor/fake';
 import { createNoVendor } from './vendor/no-vendor';
+import { createIpmitoolVendor } from './vendor/ipmitool';
 
 export type InterfaceFactory = () => BaseInterface;
 
@@ -46,19 +50,20 @@ const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   deploy: new Map([['fake', createFakeDeploy]]),
   firmware: new Map([['fake', createFakeFirmware], ['no-firmware', createNoFirmware], ['redfish', createRedfishFirmware]]),
   inspect: new Map([['fake', createFakeInspect], ['no-inspect', createNoInspect], ['redfish', createRedfishInspect]]),
-  management: new Map([['fake', createFakeManagement], ['noop', createNoopManagement], ['redfish', createRedfishManagement]]),
+  management: new Map([['fake', createFakeManagement], ['noop', createNoopManagement], ['redfish', createRedfishManagement], ['ipmitool', createIpmitoolManagement]]),
   network: new Map([['flat', createFlatNetwork], ['noop', createNoopNetwork]]),
-  power: new Map([['fake', createFakePower], ['redfish', createRedfishPower]]),
+  power: new Map([['fake', createFakePower], ['redfish', createRedfishPower], ['ipmitool', createIpmitoolPower]]),
   raid: new Map([['fake', createFakeRaid], ['no-raid', createNoRaid]]),
   rescue: new Map([['fake', createFakeRescue], ['no-rescue', createNoRescue]]),
   storage: new Map([['fake', createFakeStorage], ['noop', createNoopStorage]]),
-  vendor: new Map([['fake', createFakeVendor], ['no-vendor', createNoVendor]]),
+  vendor: new Map([['fake', createFakeVendor], ['no-vendor', createNoVendor], ['ipmitool', createIpmitoolVendor]]),
 };
 
 const hardwareTypes = new Map<string, HardwareType>([
   [FAKE_HARDWARE.name, FAKE_HARDWARE],
   [MANUAL_MANAGEMENT.name, MANUAL_MANAGEMENT],
   [REDFISH_HARDWARE.name, REDFISH_HARDWARE],
+  [IPMI_HARDWARE.name, IPMI_HARDWARE],
 ]);
 
 /** For drivers living elsewhere (and tests): makes an implementation loadable by name. */

@@ -56,7 +56,10 @@ function pyStr(value: unknown): string {
   return typeof value === 'string' ? value : pyRepr(value);
 }
 
+/** Python truthiness of a JSON value (`not driver_info.get(key)`). */
 function present(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
   return value !== undefined && value !== null && value !== '' && value !== false && value !== 0;
 }
 

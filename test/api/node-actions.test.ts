@@ -34,6 +34,13 @@ describe('node actions', () => {
         if (name === 'doNodeDeploy') {
           return (node: string, request: DeployRequest) => { deploys.push(request); return target.doNodeDeploy(node, request); };
         }
+        // Calls ConductorApi does not declare yet, offered here the way fake-hardware answers them.
+        if (name === 'getSupportedIndicators') {
+          return async () => ({ system: { led: { readonly: false, states: ['blinking', 'off', 'on'] } } });
+        }
+        if (name === 'vendorPassthru') {
+          return async (_node: string, method: string) => ({ async: method === 'second_method', return: null });
+        }
         const value = Reflect.get(target, name, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -190,6 +197,22 @@ describe('node actions', () => {
     assert.equal((await s.request('PUT', '/v1/nodes/a1/management/inject_nmi', { version: '1.28', body: {} })).status, 404);
     const raid = await s.request('PUT', '/v1/nodes/a1/states/raid', { version: V, body: [1] });
     assert.equal(fault(raid), "Expected types <class 'dict'> for target_raid_config: [1]");
+  });
+
+  it('shapes indicators and vendor passthru answers from the conductor', async () => {
+    const indicators = await s.request('GET', '/v1/nodes/a1/management/indicators', { version: V });
+    assert.deepEqual(indicators.json, { indicators: [{ name: 'led@system', component: 'system', readonly: false,
+      states: ['blinking', 'off', 'on'], links: [
+        { href: `${s.url}/v1/nodes/a1/management/indicators/led@system`, rel: 'self' },
+        { href: `${s.url}/nodes/a1/management/indicators/led@system`, rel: 'bookmark' }] }] });
+    const noMethod = await s.request('POST', '/v1/nodes/a1/vendor_passthru', { version: V, body: {} });
+    assert.equal(fault(noMethod), 'Missing mandatory parameter: method');
+    const asyncCall = await s.request('POST', '/v1/nodes/a1/vendor_passthru?method=second_method', { version: V, body: { bar: 'kazoo' } });
+    assert.equal(asyncCall.status, 202);
+    assert.equal(asyncCall.text, '');
+    const syncCall = await s.request('POST', '/v1/nodes/a1/vendor_passthru?method=third_method_sync', { version: V, body: {} });
+    assert.equal(syncCall.status, 200);
+    assert.equal(syncCall.text, 'null');
   });
 
   it('answers the read-only sub-resources', async () => {

@@ -53,6 +53,8 @@ async function availableNode(name: string) {
 
 test('deploy templates matching instance_info.traits add their steps, run before the core deploy step', async () => {
   const node = await availableNode('templated');
+  // Instance traits must also be node traits (validate_instance_info_traits).
+  await svc.api.addNodeTraits(node.uuid, ['CUSTOM_TUNED'], false);
   await svc.api.updateNode(node.uuid, { instance_info: { traits: ['CUSTOM_TUNED'] } });
   ran.length = 0;
   await svc.api.doNodeDeploy(node.uuid, { rebuild: false, extraData: { admin_password: 'x' } });

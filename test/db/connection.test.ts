@@ -2,24 +2,24 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import knexFactory from 'knex';
 import { openDatabase } from '../../src/db/connection';
-import { mysqlAvailable, scratchDb } from './harness';
+import { mysqlAvailable, withScratchDb } from './harness';
 
 describe('openDatabase', async () => {
   const noMysql = !(await mysqlAvailable()) ? 'MariaDB not reachable' : false;
 
   test('SQLite: creates the parent directory, WAL mode, busy timeout', async () => {
-    const scratch = await scratchDb('sqlite');
-    const db = await openDatabase(scratch.url, { busyTimeoutMs: 1234 });
-    try {
-      assert.equal(db.dialect, 'sqlite');
-      const [mode] = await db.knex.raw('PRAGMA journal_mode') as Array<{ journal_mode: string }>;
-      assert.equal(mode.journal_mode, 'wal');
-      const [busy] = await db.knex.raw('PRAGMA busy_timeout') as Array<{ timeout: number }>;
-      assert.equal(busy.timeout, 1234);
-    } finally {
-      await db.close();
-      await scratch.drop();
-    }
+    await withScratchDb('sqlite', async (scratch) => {
+      const db = await openDatabase(scratch.url, { busyTimeoutMs: 1234 });
+      try {
+        assert.equal(db.dialect, 'sqlite');
+        const [mode] = await db.knex.raw('PRAGMA journal_mode') as Array<{ journal_mode: string }>;
+        assert.equal(mode.journal_mode, 'wal');
+        const [busy] = await db.knex.raw('PRAGMA busy_timeout') as Array<{ timeout: number }>;
+        assert.equal(busy.timeout, 1234);
+      } finally {
+        await db.close();
+      }
+    });
   });
 
   test('SQLite in memory keeps its data on its single connection', async () => {
@@ -34,30 +34,30 @@ describe('openDatabase', async () => {
   });
 
   test('MySQL: UTC session, utf8mb4, and recovery after the server drops the connection', { skip: noMysql, timeout: 30000 }, async () => {
-    const scratch = await scratchDb('mysql');
-    const db = await openDatabase(scratch.url, { poolMax: 1 });
-    const admin = knexFactory({ client: 'mysql2', connection: { host: '127.0.0.1', user: 'root' }, pool: { min: 0, max: 1 } });
-    try {
-      const [[tz]] = await db.knex.raw('SELECT @@session.time_zone AS tz, @@character_set_client AS cs') as
-        [Array<{ tz: string; cs: string }>];
-      assert.deepEqual({ ...tz }, { tz: '+00:00', cs: 'utf8mb4' });
-      const [[before]] = await db.knex.raw('SELECT CONNECTION_ID() AS id') as [Array<{ id: number }>];
-      await admin.raw(`KILL CONNECTION ${Number(before.id)}`);
-      // The pool notices the dead socket (as after a server restart) and hands out a fresh connection.
-      let after: { id: number } | undefined;
-      for (let attempt = 0; attempt < 2 && !after; attempt++) {
-        try {
-          [[after]] = await db.knex.raw('SELECT CONNECTION_ID() AS id') as [Array<{ id: number }>];
-        } catch (err) {
-          assert.match(String((err as Error).message), /closed|ended|lost|killed|ECONNRESET|EPIPE|terminated/i);
+    await withScratchDb('mysql', async (scratch) => {
+      const db = await openDatabase(scratch.url, { poolMax: 1 });
+      const admin = knexFactory({ client: 'mysql2', connection: { host: '127.0.0.1', user: 'root' }, pool: { min: 0, max: 1 } });
+      try {
+        const [[tz]] = await db.knex.raw('SELECT @@session.time_zone AS tz, @@character_set_client AS cs') as
+          [Array<{ tz: string; cs: string }>];
+        assert.deepEqual({ ...tz }, { tz: '+00:00', cs: 'utf8mb4' });
+        const [[before]] = await db.knex.raw('SELECT CONNECTION_ID() AS id') as [Array<{ id: number }>];
+        await admin.raw(`KILL CONNECTION ${Number(before.id)}`);
+        // The pool notices the dead socket (as after a server restart) and hands out a fresh connection.
+        let after: { id: number } | undefined;
+        for (let attempt = 0; attempt < 2 && !after; attempt++) {
+          try {
+            [[after]] = await db.knex.raw('SELECT CONNECTION_ID() AS id') as [Array<{ id: number }>];
+          } catch (err) {
+            assert.match(String((err as Error).message), /closed|ended|lost|killed|ECONNRESET|EPIPE|terminated/i);
+          }
         }
+        assert.ok(after, 'reconnected');
+        assert.notEqual(after.id, before.id);
+      } finally {
+        await admin.destroy();
+        await db.close();
       }
-      assert.ok(after, 'reconnected');
-      assert.notEqual(after.id, before.id);
-    } finally {
-      await admin.destroy();
-      await db.close();
-      await scratch.drop();
-    }
+    });
   });
 });

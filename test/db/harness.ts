@@ -35,6 +35,16 @@ export async function mysqlAvailable(): Promise<boolean> {
   return mysqlUp;
 }
 
+/** Runs `fn` on an empty database of the given kind and always drops it afterwards. */
+export async function withScratchDb<T>(kind: BackendKind, fn: (scratch: ScratchDb) => Promise<T>): Promise<T> {
+  const scratch = await scratchDb(kind);
+  try {
+    return await fn(scratch);
+  } finally {
+    await scratch.drop();
+  }
+}
+
 /** An empty database of the given kind. */
 export async function scratchDb(kind: BackendKind): Promise<ScratchDb> {
   if (kind === 'sqlite') {
@@ -60,7 +70,15 @@ export interface Fixture {
 /** A migrated database, open; close() also drops it. */
 export async function migratedDb(kind: BackendKind): Promise<Fixture> {
   const scratch = await scratchDb(kind);
-  const db = await openDatabase(scratch.url);
-  await upgrade(db);
-  return { db, scratch, close: async () => { await db.close(); await scratch.drop(); } };
+  let db: Database | undefined;
+  try {
+    db = await openDatabase(scratch.url);
+    await upgrade(db);
+  } catch (err) {
+    await db?.close();
+    await scratch.drop();
+    throw err;
+  }
+  const opened = db;
+  return { db: opened, scratch, close: async () => { await opened.close(); await scratch.drop(); } };
 }

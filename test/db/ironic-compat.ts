@@ -13,7 +13,7 @@ import { pythonJsonDumps } from '../../src/db/python-json';
 import * as nodes from '../../src/db/repositories/nodes';
 import * as ports from '../../src/db/repositories/ports';
 import { upgrade, version } from '../../src/db/sync';
-import { BackendKind, scratchDb } from './harness';
+import { BackendKind, ScratchDb, withScratchDb } from './harness';
 import { ironicRows } from './ironic-python';
 import { inspectSchema, SchemaInfo } from './schema-inspect';
 
@@ -86,87 +86,89 @@ function assertSameSchema(ours: SchemaInfo, theirs: SchemaInfo): void {
  * Ironic still reads it; and its schema equals the one we create from scratch.
  */
 export async function adoptionScenario(kind: BackendKind): Promise<void> {
+  await withScratchDb(kind, (theirs) => withScratchDb(kind, (ours) => withTempDir((dir) =>
+    adoptionSteps(kind, dir, theirs, ours))));
+}
+
+async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'ironicts-compat-'));
-  const theirs = await scratchDb(kind);
-  const ours = await scratchDb(kind);
   try {
-    await ironicRows(dir, theirs.url, kind === 'sqlite' ? 'create_schema' : 'upgrade', 'write');
-    const before = await snapshot(theirs.url);
-    assertJsonBytesMatch(before);
+    return await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
-    const adopted = await openDatabase(theirs.url);
+async function adoptionSteps(kind: BackendKind, dir: string, theirs: ScratchDb, ours: ScratchDb): Promise<void> {
+  await ironicRows(dir, theirs.url, kind === 'sqlite' ? 'create_schema' : 'upgrade', 'write');
+  const before = await snapshot(theirs.url);
+  assertJsonBytesMatch(before);
+
+  const adopted = await openDatabase(theirs.url);
+  try {
+    assert.deepEqual(await upgrade(adopted), ['0002_ironic_later_additions.js', '0003_mysql_utf8mb4.js']);
+    assert.equal((await version(adopted)).alembic, '4dbec778866e');
+    const node = await nodes.get(adopted, NODE_UUID);
+    assert.deepEqual(node.driver_info, { ipmi_address: '10.0.0.1', 'caf\u00e9': 1.5 });
+    assert.deepEqual(node.traits.map((t) => t.trait), ['CUSTOM_A', 'CUSTOM_B']);
+    assert.equal(node.maintenance, true);
+    assert.equal(node.disable_power_off, false);
+    assert.ok(node.created_at instanceof Date);
+    const portRows = await ports.list(adopted, { node_id: node.id });
+    assert.deepEqual(portRows.map((p) => [p.address, p.pxe_enabled, p.available_for_dynamic_portgroup]),
+      [['52:54:00:aa:bb:01', true, true], ['52:54:00:aa:bb:02', false, true]]);
+    // A write of ours must stay readable by Python Ironic.
+    await nodes.update(adopted, NODE_UUID, { extra: { written_by: 'ironic-ts', n: [1, 2.5] } });
+  } finally {
+    await adopted.close();
+  }
+  const after = await snapshot(theirs.url);
+  const nodesBefore = before.get('nodes') ?? [];
+  before.set('nodes', nodesBefore.map((r) => r.uuid === NODE_UUID ? { ...r, extra: '{"written_by": "ironic-ts", "n": [1, 2.5]}', updated_at: (after.get('nodes') ?? []).find((x) => x.uuid === NODE_UUID)?.updated_at } : r));
+  assertRowsKept(before, after);
+
+  const readBack = JSON.parse(await ironicRows(dir, theirs.url, 'read')) as Record<string, unknown>;
+  assert.deepEqual((readBack.node as Record<string, unknown>).traits, ['CUSTOM_A', 'CUSTOM_B']);
+  assert.equal((readBack.nodes as string[]).length, 2);
+  assert.deepEqual(readBack.templates, ['CUSTOM_TPL']);
+
+  // A database we create has the same schema, and Python Ironic can work on it too.
+  const fresh = await openDatabase(ours.url);
+  try {
+    await upgrade(fresh);
+    const reopened = await openDatabase(theirs.url);
     try {
-      assert.deepEqual(await upgrade(adopted), ['0002_ironic_later_additions.js', '0003_mysql_utf8mb4.js']);
-      assert.equal((await version(adopted)).alembic, '4dbec778866e');
-      const node = await nodes.get(adopted, NODE_UUID);
-      assert.deepEqual(node.driver_info, { ipmi_address: '10.0.0.1', 'caf\u00e9': 1.5 });
-      assert.deepEqual(node.traits.map((t) => t.trait), ['CUSTOM_A', 'CUSTOM_B']);
-      assert.equal(node.maintenance, true);
-      assert.equal(node.disable_power_off, false);
-      assert.ok(node.created_at instanceof Date);
-      const portRows = await ports.list(adopted, { node_id: node.id });
-      assert.deepEqual(portRows.map((p) => [p.address, p.pxe_enabled, p.available_for_dynamic_portgroup]),
-        [['52:54:00:aa:bb:01', true, true], ['52:54:00:aa:bb:02', false, true]]);
-      // A write of ours must stay readable by Python Ironic.
-      await nodes.update(adopted, NODE_UUID, { extra: { written_by: 'ironic-ts', n: [1, 2.5] } });
+      assertSameSchema(await inspectSchema(fresh), await inspectSchema(reopened));
     } finally {
-      await adopted.close();
-    }
-    const after = await snapshot(theirs.url);
-    const nodesBefore = before.get('nodes') ?? [];
-    before.set('nodes', nodesBefore.map((r) => r.uuid === NODE_UUID ? { ...r, extra: '{"written_by": "ironic-ts", "n": [1, 2.5]}', updated_at: (after.get('nodes') ?? []).find((x) => x.uuid === NODE_UUID)?.updated_at } : r));
-    assertRowsKept(before, after);
-
-    const readBack = JSON.parse(await ironicRows(dir, theirs.url, 'read')) as Record<string, unknown>;
-    assert.deepEqual((readBack.node as Record<string, unknown>).traits, ['CUSTOM_A', 'CUSTOM_B']);
-    assert.equal((readBack.nodes as string[]).length, 2);
-    assert.deepEqual(readBack.templates, ['CUSTOM_TPL']);
-
-    // A database we create has the same schema, and Python Ironic can work on it too.
-    const fresh = await openDatabase(ours.url);
-    try {
-      await upgrade(fresh);
-      const reopened = await openDatabase(theirs.url);
-      try {
-        assertSameSchema(await inspectSchema(fresh), await inspectSchema(reopened));
-      } finally {
-        await reopened.close();
-      }
-    } finally {
-      await fresh.close();
+      await reopened.close();
     }
   } finally {
-    await theirs.drop();
-    await ours.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await fresh.close();
   }
 }
 
 /** Python Ironic 21.4.4 writes and reads a database created by us (the rollback path). */
 export async function ironicOnOurDatabaseScenario(kind: BackendKind): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'ironicts-compat-'));
-  const ours = await scratchDb(kind);
+  await withScratchDb(kind, (ours) => withTempDir((dir) => ironicOnOursSteps(dir, ours)));
+}
+
+async function ironicOnOursSteps(dir: string, ours: ScratchDb): Promise<void> {
+  const db = await openDatabase(ours.url);
   try {
-    const db = await openDatabase(ours.url);
-    try {
-      await upgrade(db);
-    } finally {
-      await db.close();
-    }
-    const onOurs = JSON.parse(await ironicRows(dir, ours.url, 'write', 'read')) as Record<string, unknown>;
-    assert.deepEqual((onOurs.node as Record<string, unknown>).traits, ['CUSTOM_A', 'CUSTOM_B']);
-    assert.deepEqual(onOurs.ports, [['52:54:00:aa:bb:01', true, { switch_id: '0a:1b:2c:3d:4e:5f', port_id: 'Gi0/1' }],
-      ['52:54:00:aa:bb:02', false, {}]]);
-    const mine = await openDatabase(ours.url);
-    try {
-      const node = await nodes.get(mine, NODE_UUID);
-      assert.deepEqual(node.extra, { nested: { list: [1, 'two', null, true] } });
-      assert.deepEqual(node.tags.map((t) => t.tag), ['tag1']);
-    } finally {
-      await mine.close();
-    }
+    await upgrade(db);
   } finally {
-    await ours.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await db.close();
+  }
+  const onOurs = JSON.parse(await ironicRows(dir, ours.url, 'write', 'read')) as Record<string, unknown>;
+  assert.deepEqual((onOurs.node as Record<string, unknown>).traits, ['CUSTOM_A', 'CUSTOM_B']);
+  assert.deepEqual(onOurs.ports, [['52:54:00:aa:bb:01', true, { switch_id: '0a:1b:2c:3d:4e:5f', port_id: 'Gi0/1' }],
+    ['52:54:00:aa:bb:02', false, {}]]);
+  const mine = await openDatabase(ours.url);
+  try {
+    const node = await nodes.get(mine, NODE_UUID);
+    assert.deepEqual(node.extra, { nested: { list: [1, 'two', null, true] } });
+    assert.deepEqual(node.tags.map((t) => t.tag), ['tag1']);
+  } finally {
+    await mine.close();
   }
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ConcurrentUpdateError, DuplicateError, InvalidSortKeyError, NodeLockedError, NodeNotLockedError, NotFoundError }
   from '../../src/db/errors';
+import { openDatabase } from '../../src/db/connection';
 import * as nodes from '../../src/db/repositories/nodes';
 import * as locks from '../../src/db/repositories/node-locks';
 import * as traits from '../../src/db/repositories/node-traits';
@@ -147,6 +148,22 @@ for (const kind of BACKENDS) {
       await locks.reserve(fx.db, m.id, 'dying-host');
       assert.equal(await locks.releaseAllFor(fx.db, 'dying-host'), 2);
       assert.equal((await nodes.get(fx.db, m.id)).reservation, null);
+    });
+
+    test('reserve through two separate connections (two conductors) has one winner', { skip }, async () => {
+      const other = await openDatabase(fx.scratch.url);
+      try {
+        for (let round = 0; round < 5; round++) {
+          const n = await nodes.create(fx.db, {});
+          const results = await Promise.allSettled([
+            locks.reserve(fx.db, n.uuid, 'conductor-a'), locks.reserve(other, n.uuid, 'conductor-b')]);
+          assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1, `round ${round}`);
+          const holder = (await nodes.get(other, n.id)).reservation;
+          assert.ok(holder === 'conductor-a' || holder === 'conductor-b');
+        }
+      } finally {
+        await other.close();
+      }
     });
 
     test('traits and tags', { skip }, async () => {

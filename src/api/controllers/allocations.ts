@@ -23,7 +23,6 @@ import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { allocationDict, allocationView, sanitizeAllocation } from '../views/allocation';
 import { allocationBackend } from './allocation-backend';
-import { crudVerbRules } from './method-rules';
 
 const INVALID_SORT_KEYS = ['extra', 'candidate_nodes', 'traits'];
 
@@ -224,6 +223,5 @@ export function allocationsRouter(): Router<ApiState> {
   router.post('/v1/allocations', createAllocation);
   router.patch('/v1/allocations/:ident', patchAllocation);
   router.delete('/v1/allocations/:ident', deleteAllocation);
-  crudVerbRules(router, '/v1/allocations', 'allocation_ident', 'allocation', requireAllocations);
   return router;
 }

@@ -18,7 +18,6 @@ import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
 import { chassisDict, chassisView } from '../views/chassis';
 import { sanitize } from '../views/resource-dict';
-import { crudVerbRules } from './method-rules';
 
 const DEFAULT_FIELDS = ['uuid', 'description'];
 
@@ -117,6 +116,5 @@ export function chassisRouter(): Router<ApiState> {
   router.post('/v1/chassis', createChassis);
   router.patch('/v1/chassis/:uuid', patchChassis);
   router.delete('/v1/chassis/:uuid', deleteChassis);
-  crudVerbRules(router, '/v1/chassis', 'chassis_uuid', 'chassis');
   return router;
 }

@@ -14,7 +14,6 @@ import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { conductorDict, conductorView } from '../views/conductor';
 import { sanitize } from '../views/resource-dict';
-import { refuseOtherVerbs } from './method-rules';
 
 const DEFAULT_FIELDS = ['hostname', 'conductor_group', 'alive'];
 
@@ -80,7 +79,5 @@ export function conductorsRouter(): Router<ApiState> {
   const router = new Router<ApiState>();
   router.get('/v1/conductors', listConductors);
   router.get('/v1/conductors/:hostname', showConductor);
-  refuseOtherVerbs(router, '/v1/conductors', ['get']);
-  refuseOtherVerbs(router, '/v1/conductors/:hostname', ['get']);
   return router;
 }

@@ -19,7 +19,6 @@ import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { sanitizeTemplate, templateDict, templateView } from '../views/deploy-template';
-import { crudVerbRules } from './method-rules';
 
 const DEFAULT_FIELDS = ['uuid', 'name'];
 
@@ -190,6 +189,5 @@ export function deployTemplatesRouter(): Router<ApiState> {
   router.post('/v1/deploy_templates', createTemplate);
   router.patch('/v1/deploy_templates/:ident', patchTemplate);
   router.delete('/v1/deploy_templates/:ident', deleteTemplate);
-  crudVerbRules(router, '/v1/deploy_templates', 'template_ident', 'template', requireTemplates);
   return router;
 }

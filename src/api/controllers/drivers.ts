@@ -14,7 +14,6 @@ import { readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { driverDict, sanitizeDriver } from '../views/driver';
-import { refuseOtherVerbs } from './method-rules';
 
 function heartbeatTimeout(ctx: ApiContext): number {
   return ctx.state.deps.conf.int('conductor', 'heartbeat_timeout');
@@ -132,10 +131,6 @@ export function driversRouter(): Router<ApiState> {
     router.put(path, vendorPassthru);
     router.patch(path, vendorPassthru);
     router.delete(path, vendorPassthru);
-  }
-  for (const path of ['/v1/drivers', '/v1/drivers/:name', '/v1/drivers/:name/properties',
-    '/v1/drivers/:name/raid/logical_disk_properties', '/v1/drivers/:name/vendor_passthru/methods']) {
-    refuseOtherVerbs(router, path, ['get']);
   }
   return router;
 }

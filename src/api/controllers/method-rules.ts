@@ -2,7 +2,8 @@
  * What pecan's RestController answers for verbs a resource does not route: 405 with the controller's
  * Allow list (webob-shaped, before Ironic's hooks add version headers or a request id), and for the
  * CRUD controllers the quirks of its argument binding (DELETE/PATCH on the collection miss the id,
- * POST on an item binds the id as the body).
+ * POST on an item binds the id as the body). Each registered path must also be listed in
+ * src/api/openapi/endpoints.ts METHOD_NOT_ALLOWED_PATHS (the api-ref test enumerates router routes).
  */
 import type Router from '@koa/router';
 import { HttpError, InvalidParameterValue } from '../../common/errors';
@@ -24,10 +25,14 @@ type Verb = typeof VERBS[number];
 
 /** Registers 405 answers on `path` for every verb not in `allowed` (call after the real routes). */
 export function refuseOtherVerbs(router: Router<ApiState>, path: string, allowed: readonly Verb[],
-  allowHeader: readonly string[] = allowed.map((v) => v.toUpperCase()).sort()): void {
+  guard?: (ctx: ApiContext) => void): void {
+  const allowHeader = allowed.map((v) => v.toUpperCase()).sort();
   for (const verb of VERBS) {
     if (allowed.includes(verb)) continue;
-    router[verb](path, () => { throw new MethodNotAllowed(allowHeader); });
+    router[verb](path, (ctx) => {
+      guard?.(ctx);
+      throw new MethodNotAllowed(allowHeader);
+    });
   }
 }
 

@@ -12,6 +12,7 @@ import { setProvisionState } from './node-actions/provision';
 import { addStateRoutes } from './node-actions/states';
 import { addSublistRoutes } from './node-actions/sublists';
 import { addTraitRoutes } from './node-actions/traits';
+import { addVendorRoutes } from './node-actions/vendor';
 import { addVifRoutes } from './node-actions/vifs';
 
 export function nodeActionsRouter(): Router<ApiState> {
@@ -20,6 +21,7 @@ export function nodeActionsRouter(): Router<ApiState> {
   router.put('/v1/nodes/:node_ident/states/provision', setProvisionState);
   addManagementRoutes(router);
   addIndicatorRoutes(router);
+  addVendorRoutes(router);
   addMaintenanceRoutes(router);
   addTraitRoutes(router);
   addVifRoutes(router);

@@ -4,7 +4,7 @@
  * `/v1/chassis/{uuid}/nodes[/detail]` is served here too, by the same list handler.
  */
 import Router from '@koa/router';
-import { InvalidUuidOrName, NodeNotFound, NotAcceptable, NotFound, OperationNotPermitted } from '../../common/errors';
+import { InvalidParameterValue, InvalidUuidOrName, NodeNotFound, NotAcceptable, NotFound, OperationNotPermitted } from '../../common/errors';
 import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
 import { checkPathIdent, getNodeByIdent } from '../node-lookup';
@@ -19,6 +19,7 @@ import { conductorTopic } from './node-actions/params';
 import { createNode } from './node-create';
 import { checkAllowedNodeFields, listNodes } from './node-list';
 import { patchNode } from './node-patch';
+import { validationView } from '../views/validation';
 
 export { listNodes } from './node-list';
 
@@ -53,7 +54,7 @@ async function validateByQuery(ctx: ApiContext): Promise<void> {
   }
   const record = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, record);
-  ctx.body = await repo(ctx.state.deps.conductor.validateDriverInterfaces(record.uuid));
+  ctx.body = validationView(await repo(ctx.state.deps.conductor.validateDriverInterfaces(record.uuid)), ctx.state.version);
 }
 
 function withIdent(handler: (ctx: ApiContext, ident: string) => Promise<void>) {
@@ -83,5 +84,11 @@ export function nodesRouter(): Router<ApiState> {
   router.get('/v1/chassis/:chassis_uuid/nodes/detail', chassisList(true));
   router.get('/v1/chassis/:chassis_uuid/nodes/:node_ident', () => { throw new OperationNotPermitted(); });
   router.delete('/v1/nodes/:node_ident/*rest', () => { throw new NotFound(); });
+  // A node's ports and portgroups are listed, never shown one by one there.
+  router.get('/v1/nodes/:node_ident/ports/:port_ident', () => { throw new OperationNotPermitted(); });
+  router.get('/v1/nodes/:node_ident/portgroups/:portgroup_ident', () => { throw new OperationNotPermitted(); });
+  // Any other GET below a node is routing's plain 404, not a 405 from the DELETE catch-all above.
+  router.get('/v1/nodes/:node_ident/*rest', () => undefined);
+  router.delete('/v1/nodes', () => { throw new InvalidParameterValue('Missing mandatory parameter: node_ident'); });
   return router;
 }

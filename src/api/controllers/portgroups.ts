@@ -22,7 +22,6 @@ import { portgroupDict, portgroupView } from '../views/portgroup';
 import { sanitize } from '../views/resource-dict';
 import { getPortgroupByIdent } from './portgroup-lookup';
 import { createPortgroup, deletePortgroup, patchPortgroup } from './portgroups-write';
-import { crudVerbRules } from './method-rules';
 import { listPorts } from './ports';
 
 const DEFAULT_FIELDS = ['uuid', 'address', 'name'];
@@ -150,6 +149,5 @@ export function portgroupsRouter(): Router<ApiState> {
   router.post('/v1/portgroups', createPortgroup);
   router.patch('/v1/portgroups/:ident', lookupGuard, patchPortgroup);
   router.delete('/v1/portgroups/:ident', lookupGuard, deletePortgroup);
-  crudVerbRules(router, '/v1/portgroups', 'portgroup_ident', 'portgroup');
   return router;
 }

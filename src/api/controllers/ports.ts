@@ -18,7 +18,6 @@ import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { portDict, portView, sanitizePort } from '../views/port';
 import { getPortgroupByIdent } from './portgroup-lookup';
-import { crudVerbRules } from './method-rules';
 import { createPort, deletePort, patchPort } from './ports-write';
 
 const DEFAULT_FIELDS = ['uuid', 'address'];
@@ -188,6 +187,5 @@ export function portsRouter(): Router<ApiState> {
   router.post('/v1/ports', createPort);
   router.patch('/v1/ports/:port_uuid', patchPort);
   router.delete('/v1/ports/:port_uuid', deletePort);
-  crudVerbRules(router, '/v1/ports', 'port_uuid', 'port');
   return router;
 }

@@ -15,7 +15,6 @@ import { readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { nodeView } from '../views/node';
-import { refuseOtherVerbs } from './method-rules';
 
 const LOOKUP_FIELDS = ['uuid', 'properties', 'instance_info', 'driver_internal_info'];
 const LOOKUP_ALLOWED_STATES = new Set(['deploying', 'wait call-back', 'cleaning', 'clean wait', 'inspecting',
@@ -161,7 +160,5 @@ export function ramdiskRouter(): Router<ApiState> {
   const router = new Router<ApiState>();
   router.get('/v1/lookup', lookup);
   router.post('/v1/heartbeat/:node_ident', heartbeat);
-  refuseOtherVerbs(router, '/v1/lookup', ['get']);
-  refuseOtherVerbs(router, '/v1/heartbeat/:node_ident', ['post']);
   return router;
 }

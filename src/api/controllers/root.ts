@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { ApiState } from '../state';
 import { baseUrl, selfAndBookmark, Link } from '../links';
 import { MIN_MINOR, V, versionString } from '../versions';
+import { MethodNotAllowedFault } from '../../common/errors';
 
 function versionDoc(base: string, maxMinor: number) {
   return {
@@ -59,7 +60,8 @@ export function v1Document(base: string, minor: number, maxMinor: number): Recor
 
 export function rootRouter(): Router<ApiState> {
   const router = new Router<ApiState>();
-  router.get('/', (ctx) => {
+  // Ironic answers any method on `/` with the document.
+  router.all('/', (ctx) => {
     ctx.body = rootDocument(baseUrl(ctx), ctx.state.deps.maxMinor);
   });
   return router;
@@ -70,5 +72,11 @@ export function v1IndexRouter(): Router<ApiState> {
   router.get(['/v1', '/v1/'], (ctx) => {
     ctx.body = v1Document(baseUrl(ctx), ctx.state.version, ctx.state.deps.maxMinor);
   });
+  // The v1 controller itself refuses other methods (a fault, unlike routing's 405).
+  for (const verb of ['post', 'put', 'patch', 'delete'] as const) {
+    router[verb](['/v1', '/v1/'], () => {
+      throw new MethodNotAllowedFault();
+    });
+  }
   return router;
 }

@@ -34,7 +34,6 @@ export function shardsRouter(): Router<ApiState> {
     requireShards(ctx);
     throw new ShardNotFound();
   });
-  router.all('/v1/shards', (ctx, next) => { requireShards(ctx); return next(); });
-  refuseOtherVerbs(router, '/v1/shards', ['get']);
+  refuseOtherVerbs(router, '/v1/shards', ['get'], requireShards);
   return router;
 }

@@ -16,7 +16,6 @@ import {
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { connectorDict, sanitizeConnector, sanitizeTarget, targetDict, volumeIndex } from '../views/volume';
-import { crudVerbRules, refuseOtherVerbs } from './method-rules';
 import { createVolume, deleteVolume, listVolume, patchVolume, showVolume, VolumeKind } from './volume-resource';
 
 export const CONNECTOR_KIND: VolumeKind<VolumeConnectorRecord> = {
@@ -69,7 +68,6 @@ function mount<R extends { id: number; uuid: string; node_id: number | null; cre
   router.post(base, requireVolume, (ctx) => createVolume(kind, ctx));
   router.patch(`${base}/:uuid`, requireVolume, (ctx) => patchVolume(kind, ctx));
   router.delete(`${base}/:uuid`, requireVolume, (ctx) => deleteVolume(kind, ctx));
-  crudVerbRules(router, base, `${kind.noun}_uuid`, kind.noun);
 }
 
 export function volumeRouter(): Router<ApiState> {
@@ -77,6 +75,5 @@ export function volumeRouter(): Router<ApiState> {
   router.get('/v1/volume', index);
   mount(router, CONNECTOR_KIND);
   mount(router, TARGET_KIND);
-  refuseOtherVerbs(router, '/v1/volume', ['get']);
   return router;
 }

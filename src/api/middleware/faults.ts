@@ -7,6 +7,13 @@ import { IronicError, HttpError } from '../../common/errors';
 import { pyJsonDumps } from '../pyjson';
 import { log } from '../../common/log';
 
+const ROUTING_STRIPPED_HEADERS = [
+  'Openstack-Request-Id',
+  'X-OpenStack-Ironic-API-Minimum-Version',
+  'X-OpenStack-Ironic-API-Maximum-Version',
+  'X-OpenStack-Ironic-API-Version',
+];
+
 export function faultBody(faultcode: 'Client' | 'Server', faultstring: string): string {
   return pyJsonDumps({ error_message: pyJsonDumps({ faultcode, faultstring, debuginfo: null }) });
 }
@@ -23,12 +30,16 @@ function render(ctx: Context, status: number, body: string): void {
 export const faults: Middleware = async (ctx, next) => {
   try {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined) render(ctx, 404, webobBody(new HttpError(404, 'Not Found')));
+    if (ctx.status === 404 && ctx.body === undefined) {
+      for (const name of ROUTING_STRIPPED_HEADERS) ctx.remove(name);
+      render(ctx, 404, webobBody(new HttpError(404, 'Not Found')));
+    }
   } catch (err) {
     if (err instanceof IronicError) {
       render(ctx, err.code, faultBody(err.faultcode, err.message));
     } else if (err instanceof HttpError) {
-      for (const name of (err as HttpError & { stripHeaders?: string[] }).stripHeaders ?? []) ctx.remove(name);
+      // webob raises these before Ironic's hooks run: no request id, no version headers but the error's own.
+      for (const name of ROUTING_STRIPPED_HEADERS) ctx.remove(name);
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       render(ctx, err.code, webobBody(err));
     } else {

@@ -1,13 +1,18 @@
-/** Serialises object bodies ourselves so the Content-Type is Ironic's plain `application/json` (no charset). */
+/**
+ * Serialises object bodies as Python's json.dumps does, with Ironic's plain `application/json`
+ * Content-Type (no charset).
+ */
 import type { Middleware } from 'koa';
+import { pyJsonDumps } from '../pyjson';
 
 export const jsonResponse: Middleware = async (ctx, next) => {
   await next();
   const body: unknown = ctx.body;
   if (body !== null && body !== undefined && typeof body === 'object' && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function') {
     const status = ctx.status;
-    ctx.body = JSON.stringify(body);
+    ctx.body = pyJsonDumps(body);
     ctx.status = status;
   }
-  if (typeof ctx.body === 'string') ctx.set('Content-Type', 'application/json');
+  if (typeof ctx.body === 'string' && ctx.body !== '') ctx.set('Content-Type', 'application/json');
+  else if (ctx.body === '') ctx.remove('Content-Type');
 };

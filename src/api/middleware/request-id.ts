@@ -1,4 +1,7 @@
-/** Every response carries a request id in both the current and the compat header, as Ironic's middleware emits. */
+/**
+ * Responses from Ironic's controllers carry `Openstack-Request-Id` (the one header Ironic 21.4
+ * emits); errors raised by routing and version parsing do not (see faults.ts).
+ */
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 
@@ -6,6 +9,5 @@ export const requestId: Middleware = async (ctx, next) => {
   const id = `req-${randomUUID()}`;
   ctx.state.requestId = id;
   ctx.set('Openstack-Request-Id', id);
-  ctx.set('X-Openstack-Request-Id', id);
   await next();
 };

@@ -4,7 +4,7 @@
  * on every versioned response (errors included) so clients can renegotiate from a 406.
  */
 import type { Middleware } from 'koa';
-import { httpNotAcceptable } from '../../common/errors';
+import { httpNotAcceptable, HttpError, NotAcceptable } from '../../common/errors';
 import { MIN_MINOR, versionString } from '../versions';
 import type { ApiState } from '../state';
 
@@ -12,7 +12,8 @@ const LEGACY_HEADER = 'X-OpenStack-Ironic-API-Version';
 
 function requestedVersion(headers: Record<string, string | string[] | undefined>): string | null {
   const legacy = headers['x-openstack-ironic-api-version'];
-  if (typeof legacy === 'string' && legacy.trim() !== '') return legacy.trim();
+  // An empty header is a bad value (406), not an absent one.
+  if (typeof legacy === 'string') return legacy.trim();
   const generic = headers['openstack-api-version'];
   if (typeof generic === 'string') {
     for (const part of generic.split(',')) {
@@ -37,6 +38,16 @@ export function negotiateVersion(maxMinor: number): Middleware<ApiState> {
   const minString = versionString(MIN_MINOR);
   const maxString = versionString(maxMinor);
   return async (ctx, next) => {
+    try {
+      await negotiate(ctx, next);
+    } catch (err) {
+      // The /v1 document checks the version in its controller, so its refusals are faults.
+      if (err instanceof HttpError && err.code === 406 && (ctx.path === '/v1' || ctx.path === '/v1/')) throw new NotAcceptable(err.description);
+      throw err;
+    }
+  };
+
+  async function negotiate(ctx: Parameters<Middleware<ApiState>>[0], next: () => Promise<unknown>): Promise<void> {
     const [major, minor] = parseVersion(requestedVersion(ctx.headers) ?? minString, maxMinor);
     const rangeHeaders = {
       'X-OpenStack-Ironic-API-Minimum-Version': minString,
@@ -56,14 +67,5 @@ export function negotiateVersion(maxMinor: number): Middleware<ApiState> {
     ctx.set(LEGACY_HEADER, `${major}.${minor}`);
     ctx.state.version = minor;
     await next();
-  };
-}
-
-/** The range headers alone, for unversioned documents such as `/`. */
-export function rangeHeaders(maxMinor: number): Middleware<ApiState> {
-  return async (ctx, next) => {
-    ctx.set('X-OpenStack-Ironic-API-Minimum-Version', versionString(MIN_MINOR));
-    ctx.set('X-OpenStack-Ironic-API-Maximum-Version', versionString(maxMinor));
-    await next();
-  };
+  }
 }

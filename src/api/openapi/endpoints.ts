@@ -37,7 +37,11 @@ const ROWS: Row[] = [
   ['GET', N, 'Show a node', 1, 200],
   ['PATCH', N, 'Update a node (JSON patch)', 1, 200, PATCH_SCHEMA],
   ['DELETE', N, 'Delete a node', 1, 204],
+  ['DELETE', '/v1/nodes', 'Refused: a node identity is required (400)', 1, 400],
   ['DELETE', `${N}/*rest`, 'Unknown node sub-resource', 1, 404],
+  ['GET', `${N}/*rest`, 'Unknown node sub-resource', 1, 404],
+  ['GET', `${N}/ports/:port_ident`, 'Not permitted: list the node\'s ports instead', 1, 403],
+  ['GET', `${N}/portgroups/:portgroup_ident`, 'Not permitted: list the node\'s portgroups instead', 24, 403],
   ['GET', `${N}/states`, 'Node states', 1, 200],
   ['PUT', `${N}/states/power`, 'Change power state', 1, 202, POWER_BODY_SCHEMA],
   ['PUT', `${N}/states/provision`, 'Change provision state', 1, 202, PROVISION_BODY_SCHEMA],
@@ -73,6 +77,13 @@ const ROWS: Row[] = [
   ['GET', `${N}/inventory`, 'Show node inventory', 81, 200],
   ['GET', `${N}/allocation`, "Show a node's allocation", 52, 200],
   ['DELETE', `${N}/allocation`, "Delete a node's allocation", 52, 204],
+  ['GET', `${N}/volume/connectors`, "List a node's volume connectors", 32, 200],
+  ['GET', `${N}/volume/targets`, "List a node's volume targets", 32, 200],
+  ['GET', `${N}/management/indicators`, 'List indicators', 63, 200],
+  ['GET', `${N}/management/indicators/:indicator`, 'Show an indicator state', 63, 200],
+  ['PUT', `${N}/management/indicators/:indicator`, 'Set an indicator state', 63, 204, { type: 'object', properties: { state: { type: 'string' } }, required: ['state'] }],
+  ['GET', `${N}/vendor_passthru/methods`, 'List vendor passthru methods', 1, 200],
+  ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m): Row => [m, `${N}/vendor_passthru`, 'Call a vendor passthru method (?method=)', 1, 200]),
   ['GET', '/v1/chassis/:chassis_uuid/nodes', 'List nodes of a chassis', 1, 200],
   ['GET', '/v1/chassis/:chassis_uuid/nodes/detail', 'List nodes of a chassis with details', 1, 200],
   ['GET', '/v1/chassis/:chassis_uuid/nodes/:node_ident', 'Not allowed: nodes are shown from /v1/nodes', 1, 403],
@@ -139,7 +150,7 @@ const ROWS: Row[] = [
 ];
 
 /** Paths whose other methods exist only to answer Ironic's 405. */
-const METHOD_NOT_ALLOWED_PATHS = ['/v1/events', '/v1/shards'];
+const METHOD_NOT_ALLOWED_PATHS = ['/v1/events', '/v1/shards', '/v1', '/v1/'];
 
 export function endpointDoc(method: string, path: string): EndpointDoc | undefined {
   const row = ROWS.find(([m, p]) => m === method && p === path);

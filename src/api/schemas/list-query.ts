@@ -3,6 +3,7 @@
  * unknown arguments refused, limit/sort_dir checks, and the fields/detail combination rules.
  */
 import { InvalidParameterValue, NotAcceptable } from '../../common/errors';
+import { pyRepr } from '../../common/pyrepr';
 import type { ApiContext } from '../state';
 import { V } from '../versions';
 
@@ -12,7 +13,8 @@ export function readQuery(ctx: ApiContext, accepted: readonly string[]): Record<
   const extra: string[] = [];
   for (const [key, value] of Object.entries(ctx.query)) {
     if (!accepted.includes(key)) extra.push(key);
-    out[key] = Array.isArray(value) ? value[value.length - 1] : value;
+    // A repeated parameter reaches Ironic's validators as a list, so they refuse it naming the list.
+    out[key] = Array.isArray(value) ? pyRepr(value) : value;
   }
   if (extra.length > 0) throw new InvalidParameterValue(`Unexpected arguments: ${extra.join(', ')}`);
   return out;

@@ -19,19 +19,20 @@ function checkByte(name: string, value: number | undefined, max: number): number
   return value;
 }
 
-function sendMessage(channel: number, target: number, inner: IpmiRequest, rqSeq: number): IpmiRequest {
-  const frame = encodeRequest({ ...inner, rsAddr: target }, rqSeq, BMC_SLAVE_ADDR);
+function sendMessage(channel: number, target: number, inner: IpmiRequest, rqSeq: number, requester: number): IpmiRequest {
+  const frame = encodeRequest({ ...inner, rsAddr: target }, rqSeq, requester);
   return { netFn: 0x06, cmd: SEND_MESSAGE, data: Buffer.concat([Buffer.from([TRACK_REQUEST | channel]), frame]) };
 }
 
 export function bridgeRequest(bridging: BridgingOptions, req: IpmiRequest, rqSeq: number): IpmiRequest {
   const targetChannel = checkByte('target channel', bridging.targetChannel, 0x0f);
   const targetAddress = checkByte('target address', bridging.targetAddress, 0xff);
-  const toTarget = (via: IpmiRequest): IpmiRequest => sendMessage(targetChannel, targetAddress, via, rqSeq);
+  const local = checkByte('local address', bridging.localAddress ?? BMC_SLAVE_ADDR, 0xff);
+  const toTarget = (via: IpmiRequest): IpmiRequest => sendMessage(targetChannel, targetAddress, via, rqSeq, local);
   if (bridging.type === 'single') return toTarget(req);
   const transitChannel = checkByte('transit channel', bridging.transitChannel, 0x0f);
   const transitAddress = checkByte('transit address', bridging.transitAddress, 0xff);
-  return sendMessage(transitChannel, transitAddress, toTarget(req), rqSeq);
+  return sendMessage(transitChannel, transitAddress, toTarget(req), rqSeq, local);
 }
 
 /** Peels the Send Message layers off a response, returning the target's own response. */

@@ -55,6 +55,7 @@ export class IpmitoolClient implements IpmiPowerClient {
     args.push('-R', String((o.retries ?? 2) + 1), '-N', String(Math.max(1, Math.ceil((o.timeoutMs ?? 1000) / 1000))));
     const b = o.bridging;
     if (b) {
+      if (b.localAddress !== undefined) args.push('-m', String(b.localAddress));
       args.push('-b', String(b.targetChannel), '-t', String(b.targetAddress));
       if (b.type === 'dual') args.push('-B', String(b.transitChannel ?? 0), '-T', String(b.transitAddress ?? 0));
     }

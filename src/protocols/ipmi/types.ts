@@ -13,6 +13,8 @@ export interface BridgingOptions {
   targetAddress: number;
   transitChannel?: number;
   transitAddress?: number;
+  /** Our IPMB address as requester of the bridged message (ipmitool -m); default 0x20. */
+  localAddress?: number;
 }
 
 export interface IpmiClientOptions {

@@ -4,6 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Config } from '../../../src/conf/config';
+import { embeddedDefaults } from '../../../src/conf/embedded';
+import { DriverRegistry } from '../../../src/drivers/registry';
 import type { NodeRecord } from '../../../src/db/models';
 import { parseRedfishDriverInfo, redfishClientOptions } from '../../../src/drivers/redfish-common';
 import { driverInfo, Lab, redfishNode, startLab } from './support';
@@ -97,4 +99,15 @@ test('driver defaults for a redfish node', async () => {
   const props = await lab.svc.api.getDriverProperties('redfish');
   assert.match(props.redfish_address, /^The URL address to the Redfish controller/);
   assert.match(props.deploy_iso, /^URL or Glance UUID of the deployment ISO/);
+});
+
+test('the embedded default enables redfish with a valid default for every interface', () => {
+  const registry = new DriverRegistry(new Config([], embeddedDefaults(os.tmpdir())));
+  assert.ok(registry.hardwareTypeNames.includes('redfish'));
+  const { defaults } = registry.describeHardwareType('redfish');
+  assert.deepEqual(
+    [defaults.power, defaults.management, defaults.boot, defaults.bios, defaults.inspect, defaults.deploy],
+    ['redfish', 'redfish', 'redfish-virtual-media', 'redfish', 'redfish', 'fake'],
+  );
+  assert.ok(Object.values(defaults).every((d) => d !== null), JSON.stringify(defaults));
 });

@@ -11,6 +11,7 @@ import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
 import { accepted, conductorTopic, nodeIdentArg, readArgs } from './params';
+import { validationView } from '../../views/validation';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
@@ -38,7 +39,7 @@ async function validateNode(ctx: Ctx): Promise<void> {
   if (ctx.state.version < V.NODE_NAME && !isUuidLike(ident)) throw new NotAcceptable();
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
-  ctx.body = await repo(ctx.state.deps.conductor.validateDriverInterfaces(node.uuid));
+  ctx.body = validationView(await repo(ctx.state.deps.conductor.validateDriverInterfaces(node.uuid)), ctx.state.version);
 }
 
 export function addMaintenanceRoutes(router: Router<ApiState>): void {

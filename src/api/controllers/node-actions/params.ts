@@ -30,7 +30,7 @@ function jsonObjectBody(ctx: ApiContext): Record<string, unknown> | null {
  */
 export function readArgs(ctx: ApiContext, specs: ArgSpec[], positional?: () => void): Record<string, unknown> {
   const merged: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(ctx.query)) merged[key] = Array.isArray(value) ? value[value.length - 1] : value;
+  for (const [key, value] of Object.entries(ctx.query)) merged[key] = value;
   Object.assign(merged, jsonObjectBody(ctx) ?? {});
   const names = new Set(specs.map((s) => s.name));
   const extra = Object.keys(merged).filter((k) => !names.has(k));

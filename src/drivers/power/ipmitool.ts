@@ -1,0 +1,119 @@
+/**
+ * IPMI power (drivers/modules/ipmitool.py IPMIPower): Chassis Power status/on/off/soft through the
+ * node's BMC, each change followed by a bounded wait until the BMC reports the target state.
+ * With ipmi_force_boot_device the remembered boot device is sent again before every power on.
+ */
+import { InvalidParameterValue, PowerStateFailure } from '../../common/errors';
+import { log } from '../../common/log';
+import * as states from '../../common/states';
+import type { IpmiPowerClient } from '../../protocols/ipmi';
+import type { DriverTask, PowerInterface } from '../base';
+import { IPMI_PROPERTIES, ipmiCall, parseIpmiDriverInfo } from '../ipmi-common';
+
+type Action = 'on' | 'off' | 'soft';
+
+const RUN: Readonly<Record<Action, (c: IpmiPowerClient) => Promise<void>>> = {
+  on: (c) => c.powerOn(),
+  off: (c) => c.powerOff(),
+  soft: (c) => c.softPowerOff(),
+};
+
+/** BackOffLoopingCall as node_wait_for_power_state uses it: 1 s first, then growing. */
+const FIRST_POLL_MS = 1000;
+const MAX_POLL_MS = 5000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** _power_status: the chassis power bit as Ironic's state. */
+export async function powerStatus(task: DriverTask): Promise<string> {
+  const state = await ipmiCall(task, 'power status', (c) => c.getPowerState());
+  return state === 'on' ? states.POWER_ON : states.POWER_OFF;
+}
+
+/** node_wait_for_power_state: PowerStateFailure when the BMC does not get there in time. */
+async function waitForPowerState(task: DriverTask, target: string, timeout?: number): Promise<void> {
+  const seconds = timeout || task.ctx.conf.int('conductor', 'power_state_change_timeout');
+  const deadline = Date.now() + seconds * 1000;
+  for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
+    const wait = Math.min(delay, deadline - Date.now());
+    if (wait > 0) await sleep(wait);
+    if (await powerStatus(task) === target) return;
+    if (Date.now() >= deadline) {
+      log.error(`Timed out after ${seconds} secs waiting for ${target} on node ${task.node.uuid}.`);
+      throw new PowerStateFailure({ pstate: target });
+    }
+  }
+}
+
+/** _set_and_wait: the command, then the wait (soft power off defaults to soft_power_off_timeout). */
+async function setAndWait(task: DriverTask, action: Action, timeout?: number): Promise<void> {
+  await ipmiCall(task, `power ${action}`, RUN[action]);
+  const target = action === 'on' ? states.POWER_ON : states.POWER_OFF;
+  const wait = action === 'soft' ? timeout || task.ctx.conf.int('conductor', 'soft_power_off_timeout') : timeout;
+  await waitForPowerState(task, target, wait);
+}
+
+/**
+ * driver_utils.ensure_next_boot_device: with ipmi_force_boot_device, re-send the persistent boot
+ * device before power on; a one-time device set since then is skipped once instead.
+ */
+async function ensureNextBootDevice(task: DriverTask): Promise<void> {
+  if (!parseIpmiDriverInfo(task.node).forceBootDevice) return;
+  const internal = { ...(task.node.driver_internal_info ?? {}) };
+  if (internal.is_next_boot_persistent === false) {
+    delete internal.is_next_boot_persistent;
+    task.node.driver_internal_info = internal;
+    await task.saveNode();
+    return;
+  }
+  const device = internal.persistent_boot_device;
+  if (typeof device !== 'string' || device === '') return;
+  await task.driver.management.validate(task);
+  if (task.node.provision_state === states.ADOPTING) return;
+  await task.driver.management.setBootDevice(task, device, false);
+}
+
+export function createIpmitoolPower(): PowerInterface {
+  return {
+    kind: 'power', name: 'ipmitool', className: 'IPMIPower',
+    properties: () => ({ ...IPMI_PROPERTIES }),
+    async validate(task) {
+      // Ironic does not touch the BMC here: validate runs often and BMCs are fragile.
+      parseIpmiDriverInfo(task.node);
+    },
+    async getPowerState(task) {
+      parseIpmiDriverInfo(task.node);
+      return powerStatus(task);
+    },
+    async setPowerState(task, powerState, timeout) {
+      parseIpmiDriverInfo(task.node);
+      if (powerState === states.POWER_ON) {
+        await ensureNextBootDevice(task);
+        await setAndWait(task, 'on', timeout);
+      } else if (powerState === states.POWER_OFF) {
+        await setAndWait(task, 'off', timeout);
+      } else if (powerState === states.SOFT_POWER_OFF) {
+        await setAndWait(task, 'soft', timeout);
+      } else if (powerState === states.SOFT_REBOOT) {
+        await setAndWait(task, 'soft', timeout);
+        await ensureNextBootDevice(task);
+        await setAndWait(task, 'on', timeout);
+      } else {
+        throw new InvalidParameterValue(`set_power_state called with invalid power state ${powerState}.`);
+      }
+    },
+    async reboot(task, timeout) {
+      parseIpmiDriverInfo(task.node);
+      // Some BMCs refuse a power off when already off.
+      if (await powerStatus(task) !== states.POWER_OFF) await setAndWait(task, 'off', timeout);
+      await ensureNextBootDevice(task);
+      await setAndWait(task, 'on', timeout);
+    },
+    async getSupportedPowerStates() {
+      return [states.POWER_ON, states.POWER_OFF, states.REBOOT, states.SOFT_REBOOT, states.SOFT_POWER_OFF];
+    },
+    supportsPowerSync: () => true,
+  };
+}
