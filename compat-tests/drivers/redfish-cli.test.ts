@@ -36,7 +36,12 @@ power_state_change_timeout = 10
 before(async () => {
   bmc = await startRedfishEmulator({ systems: ['1', '2'], auth: { username: USER, password: PASSWORD } });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ironic-redfish-cli-'));
-  target = await startIronicTs(dir, await freePort(), EXTRA_CONF);
+  try {
+    target = await startIronicTs(dir, await freePort(), EXTRA_CONF);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 });
 
 after(async () => {

@@ -184,6 +184,25 @@ describe('Nova ironic virt driver lifecycle', { timeout: 300000 }, () => {
     assert.deepEqual(r.api_console, { console_enabled: true, console_info: {} });
   });
 
+  it('trigger_crash_dump: the fake management has no NMI; get_volume_connector reads the node\'s connectors', () => {
+    const r = step('crash_dump_and_volume_connector');
+    assert.deepEqual(r.crash_dump, {
+      raised: 'BadRequest',
+      raised_message: 'Driver fake-hardware does not support inject_nmi (disabled or not implemented). (HTTP 400)',
+    });
+    assert.deepEqual(r.volume_connector, {
+      ip: '192.0.2.10', host: '192.0.2.10', initiator: 'iqn.2026-12.org.example:compat',
+      platform: 'x86_64', os_type: 'baremetal', multipath: false,
+    });
+  });
+
+  it('attach_interface and detach_interface on the active node', () => {
+    const r = step('attach_detach_interface');
+    assert.equal(r.vifs_status, 200);
+    assert.deepEqual(r.vifs, { vifs: [] });
+    assert.equal(nodeOf(r).provision_state, 'active');
+  });
+
   it('a second instance on the same node: refused locally, 409 from the API', () => {
     const r = step('second_spawn_same_node');
     assert.equal((r.prepare as Raised).raised, 'ComputeResourcesUnavailable');

@@ -414,6 +414,27 @@ def main():
         _, console = api('GET', '/v1/nodes/%s/states/console' % node1)
         return {'disabled': disabled, 'enable_status': status, 'enabled': enabled, 'api_console': console}
 
+    @step('crash_dump_and_volume_connector')
+    def _nmi():
+        from nova import objects
+        out = {'crash_dump': expect_raise(lambda: drv.trigger_crash_dump(inst))}
+        for kind, value in (('iqn', 'iqn.2026-12.org.example:compat'), ('ip', '192.0.2.10')):
+            status, body = api('POST', '/v1/volume/connectors',
+                               {'node_uuid': node1, 'type': kind, 'connector_id': value})
+            assert status == 201, (status, body)
+        # Neutron's answer as the compute manager caches it.
+        inst.info_cache = objects.InstanceInfoCache(instance_uuid=inst.uuid, network_info=network_info)
+        out['volume_connector'] = drv.get_volume_connector(inst)
+        return out
+
+    @step('attach_detach_interface')
+    def _interfaces():
+        extra = make_network_info(str(uuid.uuid4()), mac1)[0]
+        drv.attach_interface(ctx, inst, image_meta, extra)
+        status, attached = api('GET', '/v1/nodes/%s/vifs' % node1)
+        drv.detach_interface(ctx, inst, extra)
+        return {'vifs_status': status, 'vifs': attached, 'node': node_view(node1)}
+
     inst2 = make_instance(ctx, node1, 'nova-compat-second', image_id)
 
     @step('second_spawn_same_node')

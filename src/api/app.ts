@@ -19,6 +19,7 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   const app = new Koa<ApiState>();
   app.proxy = false;
   app.silent = true;
+  app.use(answerOptions);
   app.use(requestId);
   app.use(jsonResponse);
   app.use(faults);
@@ -66,6 +67,14 @@ function controllerMethods(router: Router<ApiState>): (path: string) => string[]
     byResource.set(resource, methods);
   }
   return (path) => [...(byResource.get(path.split('/').filter(Boolean).slice(0, 2).join('/')) ?? [])].sort();
+}
+
+/** Ironic's WSGI stack answers OPTIONS itself: 200, empty, before any of its own headers. */
+async function answerOptions(ctx: Koa.ParameterizedContext<ApiState>, next: Koa.Next): Promise<void> {
+  if (ctx.method !== 'OPTIONS') return next();
+  ctx.respond = false;
+  ctx.res.writeHead(200, { 'Content-Length': '0' });
+  ctx.res.end();
 }
 
 /** Ironic routes `/nodes` as `/v1/nodes`. */

@@ -1,5 +1,5 @@
 /** Management calls: boot device, NMI, boot mode, secure boot, console, RAID target (manager.py). */
-import { InvalidParameterValue, NodeConsoleNotEnabled, UnsupportedDriverExtension } from '../common/errors';
+import { InvalidParameterValue, NodeConsoleNotEnabled } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import type { BootDevice, ConsoleInfo, JsonObject } from '../rpc/conductor-api';
@@ -97,12 +97,8 @@ export async function getConsoleInformation(tasks: TaskManager, nodeId: string):
 
 export async function setTargetRaidConfig(tasks: TaskManager, nodeId: string, config: JsonObject): Promise<void> {
   await tasks.run(nodeId, { purpose: 'setting target RAID config' }, async (task) => {
-    try {
-      await task.driver.raid.validateRaidConfig(task, config);
-    } catch (err) {
-      if (err instanceof UnsupportedDriverExtension) throw err;
-      throw err;
-    }
+    // An empty config unsets the target, so only a non-empty one is validated.
+    if (Object.keys(config).length > 0) await task.driver.raid.validateRaidConfig(task, config);
     task.node.target_raid_config = config;
     await task.saveNode();
   });

@@ -8,11 +8,13 @@ import * as states from '../common/states';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
 import { findNode } from '../db/repositories/conductor-node-queries';
 import type {
-  BootDevice, ConductorApi, ConsoleInfo, DeployRequest, InterfaceValidation, JsonObject, Step, VifInfo,
+  BootDevice, ConductorApi, ConsoleInfo, DeployRequest, IndicatorFields, InterfaceValidation, JsonObject, Step,
+  VendorMethodInfo, VendorPassthruResult, VifInfo,
 } from '../rpc/conductor-api';
 import { doNodeClean } from './cleaning';
 import type { ConductorContext } from './context';
 import { doNodeDeploy } from './deployments';
+import * as indicators from './indicators';
 import { inspectHardware } from './inspection';
 import * as mgmt from './management';
 import * as net from './network-ops';
@@ -24,6 +26,7 @@ import type { RingManager } from './ring-manager';
 import { doNodeService } from './servicing';
 import { TaskManager } from './task-manager';
 import { doNodeTearDown } from './teardown';
+import * as vendor from './vendor-passthru';
 
 export class ConductorManager implements ConductorApi {
   readonly tasks: TaskManager;
@@ -174,6 +177,26 @@ export class ConductorManager implements ConductorApi {
 
   async getRaidLogicalDiskProperties(driverName: string): Promise<Record<string, string>> {
     return this.ctx.registry.raidLogicalDiskProperties(driverName);
+  }
+
+  getSupportedIndicators(nodeUuid: string): Promise<Record<string, Record<string, IndicatorFields>>> {
+    return indicators.getSupportedIndicators(this.tasks, nodeUuid);
+  }
+
+  getIndicatorState(nodeUuid: string, component: string, indicator: string): Promise<string> {
+    return indicators.getIndicatorState(this.tasks, nodeUuid, component, indicator);
+  }
+
+  setIndicatorState(nodeUuid: string, component: string, indicator: string, state: string): Promise<void> {
+    return indicators.setIndicatorState(this.tasks, nodeUuid, component, indicator, state);
+  }
+
+  getNodeVendorPassthruMethods(nodeUuid: string): Promise<Record<string, VendorMethodInfo>> {
+    return vendor.getNodeVendorPassthruMethods(this.tasks, nodeUuid);
+  }
+
+  vendorPassthru(nodeUuid: string, method: string, httpMethod: string, data: unknown): Promise<VendorPassthruResult> {
+    return vendor.vendorPassthru(this.tasks, nodeUuid, method, httpMethod, data);
   }
 
   /** Agent heartbeat: only meaningful in states where a ramdisk runs (LOOKUP_ALLOWED_STATES). */

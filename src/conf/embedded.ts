@@ -26,7 +26,7 @@ export function embeddedDefaults(cwd = process.cwd()): Overrides {
       enabled_raid_interfaces: ['fake', 'no-raid'],
       enabled_rescue_interfaces: ['fake', 'no-rescue'],
       enabled_storage_interfaces: ['noop'],
-      enabled_vendor_interfaces: ['fake', 'no-vendor', 'ipmitool'],
+      enabled_vendor_interfaces: ['fake', 'no-vendor', 'ipmitool', 'redfish'],
       default_deploy_interface: 'fake',
       default_network_interface: 'noop',
     },

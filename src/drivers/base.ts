@@ -95,7 +95,19 @@ export interface ManagementInterface extends BaseInterface {
   setBootMode(task: DriverTask, mode: string): Promise<void>;
   getSecureBootState(task: DriverTask): Promise<boolean | null>;
   setSecureBootState(task: DriverTask, enabled: boolean): Promise<void>;
+  /** Indicators (LEDs) per component; an interface without them is UnsupportedDriverExtension. */
+  getSupportedIndicators?(task: DriverTask, component?: string): Promise<SupportedIndicators>;
+  getIndicatorState?(task: DriverTask, component: string, indicator: string): Promise<string>;
+  setIndicatorState?(task: DriverTask, component: string, indicator: string, state: string): Promise<void>;
 }
+
+export interface IndicatorInfo {
+  readonly: boolean;
+  states: string[];
+}
+
+/** component (chassis, system, disk...) -> indicator id -> its facts (get_supported_indicators). */
+export type SupportedIndicators = Record<string, Record<string, IndicatorInfo>>;
 
 export interface BootInterface extends BaseInterface {
   prepareRamdisk(task: DriverTask, ramdiskParams: JsonObject, mode: string): Promise<void>;
@@ -156,8 +168,23 @@ export interface RescueInterface extends BaseInterface {
   cleanUp(task: DriverTask): Promise<void>;
 }
 
+/** One node vendor passthru method (what Ironic's @passthru decorator records). */
+export interface VendorRoute {
+  httpMethods: string[];
+  async: boolean;
+  description: string;
+  /** Defaults to true, as in Ironic: the shared lock is upgraded before validation. */
+  requireExclusiveLock?: boolean;
+  /** Defaults to false: the return value goes in the body rather than as an attachment. */
+  attach?: boolean;
+}
+
 export interface VendorInterface extends BaseInterface {
-  readonly routes: Readonly<Record<string, { httpMethods: string[]; async: boolean; description: string }>>;
+  readonly routes: Readonly<Record<string, VendorRoute>>;
+  /** VendorInterface.validate(task, method, http_method, **kwargs) before a passthru call. */
+  validateMethod?(task: DriverTask, method: string, args: JsonObject): Promise<void>;
+  /** Runs a method of `routes`; args carry the request body plus `http_method`. */
+  invoke?(task: DriverTask, method: string, args: JsonObject): Promise<unknown>;
 }
 
 export interface StorageInterface extends BaseInterface {

@@ -39,6 +39,7 @@ import { createFakeStorage } from './storage/fake';
 import { createNoopStorage } from './storage/noop';
 import { createFakeVendor } from './vendor/fake';
 import { createNoVendor } from './vendor/no-vendor';
+import { createRedfishVendor } from './vendor/redfish';
 import { createIpmitoolVendor } from './vendor/ipmitool';
 
 export type InterfaceFactory = () => BaseInterface;
@@ -56,7 +57,7 @@ const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   raid: new Map([['fake', createFakeRaid], ['no-raid', createNoRaid]]),
   rescue: new Map([['fake', createFakeRescue], ['no-rescue', createNoRescue]]),
   storage: new Map([['fake', createFakeStorage], ['noop', createNoopStorage]]),
-  vendor: new Map([['fake', createFakeVendor], ['no-vendor', createNoVendor], ['ipmitool', createIpmitoolVendor]]),
+  vendor: new Map([['fake', createFakeVendor], ['no-vendor', createNoVendor], ['ipmitool', createIpmitoolVendor], ['redfish', createRedfishVendor]]),
 };
 
 const hardwareTypes = new Map<string, HardwareType>([

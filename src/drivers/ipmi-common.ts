@@ -248,7 +248,10 @@ export function createIpmiClient(conf: Config, options: ipmi.IpmiClientOptions, 
   return new ipmi.IpmiClient(options);
 }
 
-/** LAST_CMD_TIME: when each BMC address was last sent a command. */
+/**
+ * LAST_CMD_TIME: when each BMC was last sent a command. Keyed by address and port (Ironic: address
+ * only) so simulated BMCs sharing 127.0.0.1 are not throttled as one.
+ */
 const lastCommandAt = new Map<string, number>();
 
 function sleep(ms: number): Promise<void> {
@@ -265,8 +268,13 @@ function retryable(err: unknown, conf: Config): boolean {
   return err instanceof ipmi.IpmiTimeoutError || [...RETRYABLE_FAILURES, ...extra].some((s) => text.includes(s.toLowerCase()));
 }
 
-/** The cipher suite errors that make Ironic try the next of [ipmi]cipher_suite_versions. */
-function cipherSuiteError(err: unknown): boolean {
+/**
+ * The cipher suite errors that make Ironic try the next of [ipmi]cipher_suite_versions. The
+ * ipmitool client reports ipmitool's "no matching cipher suite" as a session it could not
+ * establish (a timeout), so with the binary any timeout counts.
+ */
+function cipherSuiteError(err: unknown, conf: Config): boolean {
+  if (conf.bool('ipmi', 'use_ipmitool_binary') && err instanceof ipmi.IpmiTimeoutError) return true;
   return err instanceof ipmi.IpmiError && /cipher suite/i.test(err.message);
 }
 
@@ -301,17 +309,18 @@ export async function ipmiCall<T>(task: DriverTask, cmd: string, work: (client: 
   const { conf } = task.ctx;
   const info = parseIpmiDriverInfo(task.node);
   const timing = timingFor(conf);
+  const bmcKey = `${info.address}:${info.port ?? 623}`;
   let cipherSuite = info.cipherSuite;
   let changeCipher = info.cipherSuite === null && conf.list('ipmi', 'cipher_suite_versions').length > 0;
   for (let tries = timing.maxTries; ; ) {
     tries -= 1;
-    await sleep(Math.min(timing.intervalMs - (Date.now() - (lastCommandAt.get(info.address) ?? 0)), timing.deadline - Date.now()));
+    await sleep(Math.min(timing.intervalMs - (Date.now() - (lastCommandAt.get(bmcKey) ?? 0)), timing.deadline - Date.now()));
     try {
       const client = createIpmiClient(conf, ipmiClientOptions(info, timing, cipherSuite), Math.max(1, timing.deadline - Date.now()));
       return await attempt(client, work, timing.deadline, cmd);
     } catch (err) {
       if (!(err instanceof ipmi.IpmiError)) throw err;
-      if (changeCipher && cipherSuiteError(err)) cipherSuite = nextCipherSuite(conf, cipherSuite);
+      if (changeCipher && cipherSuiteError(err, conf)) cipherSuite = nextCipherSuite(conf, cipherSuite);
       else changeCipher = false;
       const again = (changeCipher || retryable(err, conf)) && tries > 0 && Date.now() + timing.intervalMs < timing.deadline;
       if (!again) {
@@ -320,7 +329,7 @@ export async function ipmiCall<T>(task: DriverTask, cmd: string, work: (client: 
       }
       log.warning(`IPMI Error encountered, retrying "${cmd}" for node ${info.uuid}. Error: ${err.message}`);
     } finally {
-      lastCommandAt.set(info.address, Date.now());
+      lastCommandAt.set(bmcKey, Date.now());
     }
   }
 }

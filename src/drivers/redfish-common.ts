@@ -155,6 +155,19 @@ export interface RedfishSession {
 }
 
 /**
+ * A client failure in sushy's words, which Ironic's last_error texts carry: "HTTP GET <url> returned
+ * code 401. <code>: <most severe message>" and "Unable to connect to <url>. Error: ...". The raw
+ * extended-information dump sushy appends is left out.
+ */
+export function describeRedfishFailure(err: redfish.RedfishError): string {
+  if (err instanceof redfish.RedfishConnectionError) return `Unable to connect to ${err.url}. Error: ${err.message}`;
+  if (!(err instanceof redfish.RedfishHttpError)) return err.message;
+  const severe = ['Critical', 'Warning'].map((sev) => err.messages.find((m) => m.severity === sev)).find((m) => m);
+  const detail = (severe ?? err.messages[0])?.message || 'unknown error.';
+  return `HTTP ${err.method} ${err.url} returned code ${err.status}. ${err.code ?? 'Base.1.0.GeneralError'}: ${detail}`;
+}
+
+/**
  * get_system: a client for the node and its ComputerSystem. An unreachable BMC becomes
  * RedfishConnectionError, anything else the BMC says (bad credentials, no such system)
  * RedfishError, a CA bundle the client cannot use InvalidParameterValue.
@@ -167,8 +180,10 @@ export async function connectRedfish(task: DriverTask): Promise<RedfishSession> 
     return { client, system: await client.getSystem() };
   } catch (err) {
     if (err instanceof redfish.RedfishConfigError) throw new InvalidParameterValue(err.message);
-    if (err instanceof redfish.RedfishConnectionError) throw new RedfishConnectionError({ node: node.uuid, error: err.message });
-    if (err instanceof redfish.RedfishError) throw new RedfishError({ error: err.message });
+    if (err instanceof redfish.RedfishConnectionError) {
+      throw new RedfishConnectionError({ node: node.uuid, error: describeRedfishFailure(err) });
+    }
+    if (err instanceof redfish.RedfishError) throw new RedfishError({ error: describeRedfishFailure(err) });
     throw err;
   }
 }
@@ -178,7 +193,7 @@ export async function redfishAction<T>(work: () => Promise<T>, describe: (error:
   try {
     return await work();
   } catch (err) {
-    if (err instanceof redfish.RedfishError) throw new RedfishError({ error: describe(err.message) });
+    if (err instanceof redfish.RedfishError) throw new RedfishError({ error: describe(describeRedfishFailure(err)) });
     throw err;
   }
 }

@@ -50,6 +50,28 @@ export interface ConsoleInfo {
   [key: string]: unknown;
 }
 
+/** One indicator's facts in get_supported_indicators. */
+export interface IndicatorFields {
+  readonly: boolean;
+  states: string[];
+}
+
+/** What get_node_vendor_passthru_methods reports per method (the @passthru metadata). */
+export interface VendorMethodInfo {
+  http_methods: string[];
+  async: boolean;
+  description: string;
+  attach: boolean;
+  require_exclusive_lock: boolean;
+}
+
+/** vendor_passthru's answer: the method's return (null when it runs asynchronously). */
+export interface VendorPassthruResult {
+  return: unknown;
+  async: boolean;
+  attach: boolean;
+}
+
 export interface ConductorApi {
   /** Which conductor (host) owns this node, by the hash ring. Throws NoValidHost when none can. */
   topicFor(node: Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>): Promise<string>;
@@ -100,4 +122,15 @@ export interface ConductorApi {
   /** Ramdisk callbacks. */
   heartbeat(nodeUuid: string, callbackUrl: string, agentVersion: string | null, agentToken: string | null, extra: JsonObject): Promise<void>;
   getNodeWithToken(nodeUuid: string): Promise<NodeRecord>;
+
+  /** Indicators by component (shared lock). */
+  getSupportedIndicators(nodeUuid: string): Promise<Record<string, Record<string, IndicatorFields>>>;
+  /** One indicator's state, e.g. "on" (exclusive lock). */
+  getIndicatorState(nodeUuid: string, component: string, indicator: string): Promise<string>;
+  /** Sets an indicator (exclusive lock). */
+  setIndicatorState(nodeUuid: string, component: string, indicator: string, state: string): Promise<void>;
+  /** The node's vendor interface methods (shared lock). */
+  getNodeVendorPassthruMethods(nodeUuid: string): Promise<Record<string, VendorMethodInfo>>;
+  /** Calls a vendor method with the request body; upgrades to exclusive when the method requires it. */
+  vendorPassthru(nodeUuid: string, method: string, httpMethod: string, data: unknown): Promise<VendorPassthruResult>;
 }

@@ -16,6 +16,8 @@ export const METHOD_ROUTES: Readonly<Record<MethodName, Route>> = {
   removeNodeTraits: 'node', createPort: 'values', updatePort: 'port', destroyPort: 'port', createPortgroup: 'values',
   updatePortgroup: 'portgroup', destroyPortgroup: 'portgroup', getDriverProperties: 'any',
   getRaidLogicalDiskProperties: 'any', heartbeat: 'node', getNodeWithToken: 'node',
+  getSupportedIndicators: 'node', getIndicatorState: 'node', setIndicatorState: 'node',
+  getNodeVendorPassthruMethods: 'node', vendorPassthru: 'node',
 };
 
 export const METHOD_NAMES = Object.keys(METHOD_ROUTES) as MethodName[];

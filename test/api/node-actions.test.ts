@@ -4,7 +4,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startNodeServer } from './support/node-server';
+import { startTestServer as startNodeServer } from './support/server';
 import type { TestServer } from './support/server';
 import * as nodesRepo from '../../src/db/repositories/nodes';
 import type { DeployRequest } from '../../src/rpc/conductor-api';

@@ -25,7 +25,8 @@ export async function registerConductor(db: Database, hostname: string, group: s
       id = Number(existing.id);
       await trx('conductors').where({ id }).update(encodeRow('conductors', { ...values, updated_at: now }, db.dialect));
     } else {
-      const res = await trx('conductors').insert(encodeInsert('conductors', values, db.dialect, now)) as unknown[];
+      // Stamped as alive at once, as Ironic's first heartbeat runs right after registration.
+      const res = await trx('conductors').insert(encodeInsert('conductors', { ...values, updated_at: now }, db.dialect, now)) as unknown[];
       id = Number(res[0]);
     }
     await trx('conductor_hardware_interfaces').where({ conductor_id: id }).delete();

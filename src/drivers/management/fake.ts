@@ -1,6 +1,7 @@
 /** Fake management: PXE is the only boot device (drivers/modules/fake.py FakeManagement). */
-import { InvalidParameterValue } from '../../common/errors';
+import { InvalidParameterValue, UnsupportedDriverExtension } from '../../common/errors';
 import type { DriverTask, ManagementInterface } from '../base';
+import { FAKE_INDICATOR_METHODS } from './fake-indicators';
 
 export function createFakeManagement(): ManagementInterface {
   return {
@@ -16,7 +17,10 @@ export function createFakeManagement(): ManagementInterface {
     async getBootDevice() {
       return { boot_device: 'pxe', persistent: false };
     },
-    async injectNmi() {},
+    // FakeManagement inherits Ironic's base inject_nmi, which is unsupported.
+    async injectNmi(task: DriverTask) {
+      throw new UnsupportedDriverExtension({ driver: task.node.driver, extension: 'inject_nmi' });
+    },
     async getSupportedBootModes() {
       return ['bios', 'uefi'];
     },
@@ -32,5 +36,6 @@ export function createFakeManagement(): ManagementInterface {
     async setSecureBootState(task: DriverTask, enabled: boolean) {
       task.node.secure_boot = enabled;
     },
+    ...FAKE_INDICATOR_METHODS,
   };
 }

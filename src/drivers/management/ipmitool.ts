@@ -139,7 +139,6 @@ export function createIpmitoolManagement(): ManagementInterface {
     setBootDevice,
     getBootDevice,
     async injectNmi(task) {
-      parseIpmiDriverInfo(task.node);
       await ipmiCall(task, 'power diag', (c) => c.diagInterrupt());
     },
     async getSupportedBootModes(task) {

@@ -8,7 +8,10 @@ import { log } from '../../common/log';
 import { pyRepr } from '../../common/pyrepr';
 import * as redfish from '../../protocols/redfish';
 import type { DriverTask, ManagementInterface } from '../base';
-import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
+import {
+  REDFISH_PROPERTIES, connectRedfish, describeRedfishFailure, parseRedfishDriverInfo, redfishAction,
+} from '../redfish-common';
+import { REDFISH_INDICATOR_METHODS } from './redfish-indicators';
 
 const BOOT_DEVICE: Readonly<Record<string, string>> = { Pxe: 'pxe', Hdd: 'disk', Cd: 'cdrom', BiosSetup: 'bios' };
 const BOOT_DEVICE_REV: Readonly<Record<string, string>> = { pxe: 'Pxe', disk: 'Hdd', cdrom: 'Cd', bios: 'BiosSetup' };
@@ -113,7 +116,7 @@ export function createRedfishManagement(): ManagementInterface {
         if (!(err instanceof redfish.RedfishError)) throw err;
         // Some BMCs (HPE Gen9) have no boot mode at all: say so, so a deploy can carry on.
         if (system.boot.mode === null) throw new UnsupportedDriverExtension({ driver: task.node.driver, extension: 'set_boot_mode' });
-        throw new RedfishError({ error: `Setting boot mode to ${mode} failed for node ${task.node.uuid}. Error: ${err.message}` });
+        throw new RedfishError({ error: `Setting boot mode to ${mode} failed for node ${task.node.uuid}. Error: ${describeRedfishFailure(err)}` });
       }
     },
     async getSecureBootState(task) {
@@ -130,6 +133,7 @@ export function createRedfishManagement(): ManagementInterface {
       await redfishAction(() => client.setSecureBoot(enabled),
         (error) => `Failed to set secure boot state on node ${task.node.uuid} to ${pyRepr(enabled)}: ${error}`);
     },
+    ...REDFISH_INDICATOR_METHODS,
   };
 }
 
@@ -141,7 +145,7 @@ async function secureBootOf(task: DriverTask, client: redfish.RedfishClient, ext
     if (err instanceof redfish.RedfishUnsupportedError) {
       throw new UnsupportedDriverExtension({ driver: task.node.driver, extension });
     }
-    if (err instanceof redfish.RedfishError) throw new RedfishError({ error: err.message });
+    if (err instanceof redfish.RedfishError) throw new RedfishError({ error: describeRedfishFailure(err) });
     throw err;
   }
 }

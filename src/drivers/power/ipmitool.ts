@@ -84,7 +84,6 @@ export function createIpmitoolPower(): PowerInterface {
       parseIpmiDriverInfo(task.node);
     },
     async getPowerState(task) {
-      parseIpmiDriverInfo(task.node);
       return powerStatus(task);
     },
     async setPowerState(task, powerState, timeout) {
@@ -105,7 +104,6 @@ export function createIpmitoolPower(): PowerInterface {
       }
     },
     async reboot(task, timeout) {
-      parseIpmiDriverInfo(task.node);
       // Some BMCs refuse a power off when already off.
       if (await powerStatus(task) !== states.POWER_OFF) await setAndWait(task, 'off', timeout);
       await ensureNextBootDevice(task);

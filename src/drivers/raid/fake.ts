@@ -1,6 +1,7 @@
-/** Fake RAID: accepts any configuration and records nothing. */
+/** Fake RAID: validates target configurations as every RAID interface does, and records nothing. */
 import type { RaidInterface } from '../base';
 import { RAID_LOGICAL_DISK_PROPERTIES } from './logical-disk-properties';
+import { validateRaidConfiguration } from './raid-config';
 
 export function createFakeRaid(): RaidInterface {
   return {
@@ -13,7 +14,9 @@ export function createFakeRaid(): RaidInterface {
     async deleteConfiguration() {
       return null;
     },
-    async validateRaidConfig() {},
+    async validateRaidConfig(_task, config) {
+      validateRaidConfiguration(config);
+    },
     getLogicalDiskProperties: () => ({ ...RAID_LOGICAL_DISK_PROPERTIES }),
   };
 }

@@ -1,11 +1,51 @@
-/** Fake vendor interface: the properties Ironic's FakeVendorB advertises, no passthru routes. */
-import type { VendorInterface } from '../base';
+/**
+ * Fake vendor interface (drivers/modules/fake.py FakeVendorB, the `fake` vendor entry point):
+ * three POST methods that answer whether `bar` holds their magic word. Routes are listed in
+ * Ironic's order (attribute names sorted), which is what `vendor_passthru/methods` shows.
+ */
+import { InvalidParameterValue, MissingParameterValue, VendorPassthruException } from '../../common/errors';
+import type { VendorInterface, VendorRoute } from '../base';
+
+const ROUTES: Readonly<Record<string, VendorRoute>> = {
+  fourth_method_shared_lock: {
+    httpMethods: ['POST'], async: true, description: 'Test if the value of bar is woof', requireExclusiveLock: false,
+  },
+  second_method: { httpMethods: ['POST'], async: true, description: 'Test if the value of bar is kazoo' },
+  third_method_sync: { httpMethods: ['POST'], async: false, description: 'Test if the value of bar is meow' },
+};
+
+/** The word each method compares `bar` with. */
+const MAGIC: Readonly<Record<string, string>> = {
+  fourth_method_shared_lock: 'woof', second_method: 'kazoo', third_method_sync: 'meow',
+};
+
+/** Python truthiness, as FakeVendorB.validate tests `not bar`. */
+function pyTruthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
+  return Boolean(value);
+}
 
 export function createFakeVendor(): VendorInterface {
   return {
     kind: 'vendor', name: 'fake', className: 'FakeVendorB',
     properties: () => ({ B1: 'B1 description. Required.', B2: 'B2 description. Required.' }),
     async validate() {},
-    routes: {},
+    routes: ROUTES,
+    async validateMethod(_task, method, args) {
+      if (Object.hasOwn(MAGIC, method) && !pyTruthy(args.bar)) {
+        throw new MissingParameterValue(`Parameter 'bar' not passed to method '${method}'.`);
+      }
+    },
+    async invoke(_task, method, args) {
+      if (!Object.hasOwn(MAGIC, method)) throw new InvalidParameterValue(`No handler for method ${method}`);
+      // The Python methods take (task, http_method, bar): any other argument is a TypeError,
+      // which Ironic's passthru wrapper reports as VendorPassthruException.
+      const extra = Object.keys(args).find((k) => k !== 'bar' && k !== 'http_method');
+      if (extra !== undefined) {
+        throw new VendorPassthruException(`FakeVendorB.${method}() got an unexpected keyword argument '${extra}'`);
+      }
+      return args.bar === MAGIC[method];
+    },
   };
 }

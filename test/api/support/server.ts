@@ -13,6 +13,7 @@ import { startConductorService } from '../../../src/conductor/service';
 import { createConductorClient } from '../../../src/rpc';
 import { startApiServer } from '../../../src/api/server';
 import { maxMinorFor } from '../../../src/api/versions';
+import type { ConductorApi } from '../../../src/rpc/conductor-api';
 
 export interface TestServer {
   url: string;
@@ -31,7 +32,9 @@ export interface TestResponse {
   json: any;
 }
 
-export async function startTestServer(overrides: Record<string, Record<string, string>> = {}): Promise<TestServer> {
+/** `wrap` may interpose on the conductor API the server is given (e.g. to record calls). */
+export async function startTestServer(overrides: Record<string, Record<string, string>> = {},
+  wrap: (api: ConductorApi) => ConductorApi = (api) => api): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ironic-ts-api-'));
   const confFile = path.join(dir, 'ironic.conf');
   fs.writeFileSync(confFile, renderConf(dir, overrides));
@@ -40,7 +43,7 @@ export async function startTestServer(overrides: Record<string, Record<string, s
   await upgrade(db);
   const service = await startConductorService({ conf, db });
   const conductor = await createConductorClient({ conf, db, local: service.api });
-  const api = await startApiServer({ conf, db, conductor, maxMinor: maxMinorFor(conf.optStr('DEFAULT', 'pin_release_version')) });
+  const api = await startApiServer({ conf, db, conductor: wrap(conductor), maxMinor: maxMinorFor(conf.optStr('DEFAULT', 'pin_release_version')) });
   return {
     url: api.url,
     db,
@@ -76,9 +79,15 @@ async function send(base: string, method: string, urlPath: string, opts: { versi
   let body: string | undefined;
   if (opts.body !== undefined) {
     body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-    headers['Content-Type'] = 'application/json';
+    headers['Content-Type'] = headers['Content-Type'] ?? 'application/json';
   }
   const res = await fetch(base + urlPath, { method, headers, body });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
 }

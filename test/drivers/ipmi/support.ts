@@ -31,7 +31,7 @@ export interface Lab {
   stop(): Promise<void>;
 }
 
-export async function startLab(mode: ClientMode, ipmiConf: Record<string, number | string | boolean> = {},
+export async function startLab(mode: ClientMode, ipmiConf: Record<string, number | string | boolean | string[]> = {},
   bmcOptions: SimBmcOptions = {}): Promise<Lab> {
   const bmc = new SimBmc({ users: [{ name: USER, password: PASSWORD, maxPriv: 4 }], ...bmcOptions });
   await bmc.start();

@@ -57,3 +57,20 @@ test('a kernel/ramdisk pair validates but cannot be turned into an ISO here', as
     await assert.rejects(t.driver.boot.prepareRamdisk(t, {}, 'clean'), { name: 'InvalidParameterValue', message: /deploy_iso/ });
   });
 });
+
+test('vendor passthru eject_vmedia through the conductor', async () => {
+  const node = await redfishNode(lab, driverInfo(lab.bmc, { deploy_iso: ISO }));
+  assert.equal(node.vendor_interface, 'redfish');
+  const cd = lab.bmc.system('1').virtualMedia.get('Cd');
+  cd?.eject();
+  cd?.insert({ image: ISO });
+  const methods = await withTask(lab, node, async (t) => Object.keys(t.driver.vendor.routes));
+  assert.deepEqual(methods, ['eject_vmedia']);
+  await assert.rejects(withTask(lab, node, async (t) => t.driver.vendor.validateMethod?.(t, 'eject_vmedia', { boot_device: 'tape' })),
+    { name: 'InvalidParameterValue', message: 'Boot device tape is not a valid value ' });
+  await withTask(lab, node, async (t) => {
+    await t.driver.vendor.validateMethod?.(t, 'eject_vmedia', { boot_device: 'cd' });
+    await t.driver.vendor.invoke?.(t, 'eject_vmedia', { boot_device: 'cd' });
+  });
+  assert.equal(cd?.inserted, false);
+});

@@ -98,3 +98,18 @@ test('inject NMI sends an Nmi reset; refused while off', async () => {
     return true;
   });
 });
+
+test('indicators: the system LED is listed by UUID, read and set', async () => {
+  const node = await redfishNode(lab);
+  const sys = lab.bmc.system('1');
+  const mgmt = (t: Parameters<Parameters<typeof withTask>[2]>[0]) => t.driver.management;
+  const supported = await withTask(lab, node, async (t) => mgmt(t).getSupportedIndicators?.(t));
+  assert.deepEqual(supported, { system: { [sys.uuid]: { readonly: false, states: ['blinking', 'off', 'on'] } } });
+  assert.deepEqual(await withTask(lab, node, async (t) => mgmt(t).getSupportedIndicators?.(t, 'chassis')), {});
+  await withTask(lab, node, async (t) => mgmt(t).setIndicatorState?.(t, 'system', sys.uuid, 'blinking'));
+  assert.equal(sys.indicatorLed, 'Blinking');
+  assert.equal(await withTask(lab, node, async (t) => mgmt(t).getIndicatorState?.(t, 'system', sys.uuid)), 'blinking');
+  await assert.rejects(withTask(lab, node, async (t) => mgmt(t).getIndicatorState?.(t, 'system', 'nope')), {
+    name: 'MissingParameterValue', message: `Unknown indicator nope for component system of node ${node.uuid}`,
+  });
+});

@@ -19,6 +19,7 @@ export const REDFISH_ENABLED = {
   enabled_inspect_interfaces: ['fake', 'no-inspect', 'redfish'],
   enabled_management_interfaces: ['fake', 'noop', 'redfish'],
   enabled_power_interfaces: ['fake', 'redfish'],
+  enabled_vendor_interfaces: ['fake', 'no-vendor', 'redfish'],
 };
 
 export interface Lab {
@@ -36,7 +37,14 @@ export async function startLab(emulator: RedfishEmulatorOptions = {}, redfishCon
     redfish: { connection_attempts: 2, connection_retry_interval: 1, ...redfishConf },
     conductor: { power_state_change_timeout: 5 },
   });
-  const svc = await startConductorService({ conf, db: tmp.db });
+  let svc: ConductorService;
+  try {
+    svc = await startConductorService({ conf, db: tmp.db });
+  } catch (err) {
+    await tmp.cleanup();
+    await bmc.stop();
+    throw err;
+  }
   return {
     bmc, svc, tmp,
     async stop() {
