@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sendRaw } from './http-client';
+import { referenceLikeConf } from '../support/target';
 import { killGroup, readTail, removeDir, ServerStartError, type ServerHandle } from './server-handle';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -17,39 +18,7 @@ export function candidateAvailable(): boolean {
 
 /** Same options, in the same sections, as start.sh writes for the reference (including `host = reference`). */
 export function ironicConf(dir: string, port: number): string {
-  return `[DEFAULT]
-auth_strategy = noauth
-host = reference
-rpc_transport = none
-enabled_hardware_types = fake-hardware
-enabled_bios_interfaces = fake,no-bios
-enabled_boot_interfaces = fake
-enabled_console_interfaces = fake,no-console
-enabled_deploy_interfaces = fake
-enabled_inspect_interfaces = fake,no-inspect
-enabled_management_interfaces = fake
-enabled_network_interfaces = noop
-enabled_power_interfaces = fake
-enabled_raid_interfaces = fake,no-raid
-enabled_rescue_interfaces = fake,no-rescue
-enabled_storage_interfaces = noop
-enabled_vendor_interfaces = fake,no-vendor
-default_deploy_interface = fake
-default_network_interface = noop
-log_file = ${dir}/ironic.log
-state_path = ${dir}/state
-[api]
-host_ip = 127.0.0.1
-port = ${port}
-[database]
-connection = sqlite:///${dir}/ironic.sqlite
-[dhcp]
-dhcp_provider = none
-[conductor]
-automated_clean = false
-[oslo_concurrency]
-lock_path = ${dir}/locks
-`;
+  return referenceLikeConf(dir, port, `log_file = ${dir}/ironic.log`);
 }
 
 export async function startCandidate(label: string, port: number): Promise<ServerHandle> {

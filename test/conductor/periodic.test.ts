@@ -40,8 +40,21 @@ after(async () => {
   await tmp.cleanup();
 });
 
+test('power sync skips enroll nodes, nodes with a power action in progress and reserved nodes', async () => {
+  const enrolled = await svc.api.createNode({ name: 'enrolled', driver: 'fake-hardware', power_interface: 'flaky', power_state: 'power on' });
+  broken = true;
+  for (let i = 0; i < 4; i++) await svc.powerSync.syncPowerStates();
+  broken = false;
+  const n = await findNode(tmp.db, enrolled.uuid);
+  assert.equal(n.maintenance, false);
+  assert.equal(n.power_state, 'power on');
+  await tmp.db.knex('nodes').where({ uuid: enrolled.uuid }).delete();
+});
+
 test('power sync puts an unreachable node into maintenance with fault "power failure", recovery undoes it', async () => {
   const node = await svc.api.createNode({ name: 'flaky', driver: 'fake-hardware', power_interface: 'flaky', power_state: 'power on' });
+  // Power sync leaves enroll nodes alone, as Ironic does; make it an enrolled-and-managed node.
+  await tmp.db.knex('nodes').where({ uuid: node.uuid }).update({ provision_state: 'manageable' });
   broken = true;
   for (let i = 0; i < 3; i++) await svc.powerSync.syncPowerStates();
   let n = await findNode(tmp.db, node.uuid);

@@ -95,7 +95,8 @@ export class PowerSync {
     const nodes = await scanNodes(ctx.db, { maintenance: false });
     nodes.sort((a, b) => (this.counts.get(b.id) ?? 0) - (this.counts.get(a.id) ?? 0));
     for (const candidate of nodes) {
-      if (candidate.reservation || [states.DEPLOYWAIT, states.CLEANWAIT].includes(candidate.provision_state ?? '')) continue;
+      // As Ironic's _sync_power_states: nodes a ramdisk or a power action owns, and enroll nodes, are left alone.
+      if (candidate.reservation || candidate.target_power_state || states.SYNC_EXCLUDED_STATES.includes(candidate.provision_state ?? '')) continue;
       if (!(await this.rings.isMine(ctx.host, candidate))) continue;
       try {
         await this.manager.tasks.run(candidate.uuid, { shared: true, purpose: 'power state sync', retry: false }, async (task) => {
