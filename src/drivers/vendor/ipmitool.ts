@@ -2,7 +2,7 @@
  * IPMI vendor passthru (drivers/modules/ipmitool.py VendorPassthru): `send_raw` and `bmc_reset`.
  * The routes are what `GET .../vendor_passthru/methods` lists; callers run the methods below.
  */
-import { MissingParameterValue } from '../../common/errors';
+import { InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import type { DriverTask, JsonObject, VendorInterface } from '../base';
 import { IPMI_PROPERTIES, boolFromString, ipmiCall, parseIpmiDriverInfo } from '../ipmi-common';
 import { sendRaw } from '../management/ipmitool';
@@ -46,6 +46,12 @@ export function createIpmitoolVendor(): IpmitoolVendor {
     async sendRaw(task, rawBytes) {
       const out = await sendRaw(task, rawBytes);
       return [...out].map((b) => ` ${b.toString(16).padStart(2, '0')}`).join('');
+    },
+    // Both methods are asynchronous: their results are only logged, as in Ironic.
+    async invoke(task, method, args) {
+      if (method === 'send_raw') return this.sendRaw(task, String(args.raw_bytes));
+      if (method === 'bmc_reset') return this.bmcReset(task, args.warm ?? true);
+      throw new InvalidParameterValue(`No handler for method ${method}`);
     },
     async bmcReset(task, warm = true) {
       const isWarm = boolFromString(warm);

@@ -38,7 +38,7 @@ export async function startLab(mode: ClientMode, ipmiConf: Record<string, number
   const tmp = await sqliteDb();
   const conf = makeConf('ipmi-host', {
     DEFAULT: IPMI_ENABLED,
-    ipmi: { use_ipmitool_binary: mode === 'ipmitool', command_retry_timeout: 4, min_command_interval: 0, ...ipmiConf },
+    ipmi: { use_ipmitool_binary: mode === 'ipmitool', command_retry_timeout: 8, min_command_interval: 0, ...ipmiConf },
     conductor: { power_state_change_timeout: 5, soft_power_off_timeout: 5 },
   });
   const svc = await startConductorService({ conf, db: tmp.db });

@@ -1,7 +1,6 @@
 /**
- * /v1/nodes/{ident}/management/indicators (IndicatorController). The conductor calls it needs
- * (get_supported_indicators, get/set_indicator_state) are not in ConductorApi yet: they are used
- * when the conductor offers them, otherwise the request fails saying so.
+ * /v1/nodes/{ident}/management/indicators (IndicatorController): the list, and one indicator's
+ * state read or set through the conductor.
  */
 import type Router from '@koa/router';
 import { InvalidParameterValue } from '../../../common/errors';
@@ -10,7 +9,6 @@ import { getNodeByIdent } from '../../node-lookup';
 import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
-import { optionalRpc } from './optional-rpc';
 import { conductorTopic, nodeIdentArg, readArgs } from './params';
 
 type Ctx = ApiContext & { params: Record<string, string> };
@@ -28,7 +26,7 @@ async function listIndicators(ctx: Ctx): Promise<void> {
   readArgs(ctx, [], () => nodeIdentArg(ident));
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
-  const supported = await repo(optionalRpc(ctx, 'getSupportedIndicators')(node.uuid));
+  const supported = await repo(ctx.state.deps.conductor.getSupportedIndicators(node.uuid));
   const base = baseUrl(ctx);
   const indicators = Object.entries(supported).flatMap(([component, names]) =>
     Object.entries(names).map(([name, fields]) => {
@@ -48,7 +46,7 @@ async function showIndicator(ctx: Ctx): Promise<void> {
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
   const { name, component } = splitIndicator(ctx.params.indicator);
-  ctx.body = { state: await repo(optionalRpc(ctx, 'getIndicatorState')(node.uuid, component, name)) };
+  ctx.body = { state: await repo(ctx.state.deps.conductor.getIndicatorState(node.uuid, component, name)) };
 }
 
 async function setIndicator(ctx: Ctx): Promise<void> {
@@ -57,7 +55,7 @@ async function setIndicator(ctx: Ctx): Promise<void> {
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
   const { name, component } = splitIndicator(ctx.params.indicator);
-  await repo(optionalRpc(ctx, 'setIndicatorState')(node.uuid, component, name, a.state as string));
+  await repo(ctx.state.deps.conductor.setIndicatorState(node.uuid, component, name, a.state as string));
   ctx.status = 204;
 }
 

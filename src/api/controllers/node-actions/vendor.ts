@@ -1,6 +1,6 @@
 /**
  * /v1/nodes/{ident}/vendor_passthru (NodeVendorPassthruController): the driver's vendor methods
- * and calls to them, relayed untouched through the conductor (calls from optional-rpc.ts).
+ * and calls to them, relayed untouched through the conductor.
  */
 import type Router from '@koa/router';
 import { getNodeByIdent } from '../../node-lookup';
@@ -8,7 +8,6 @@ import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
 import { ClientSideError } from '../node-errors';
-import { optionalRpc } from './optional-rpc';
 import { accepted, bodyOrEmpty, conductorTopic, nodeIdentArg, readArgs } from './params';
 
 type Ctx = ApiContext & { params: Record<string, string> };
@@ -24,7 +23,7 @@ async function listMethods(ctx: Ctx): Promise<void> {
   let methods = methodsByDriver.get(driver);
   if (!methods) {
     await conductorTopic(ctx, node);
-    methods = await repo(optionalRpc(ctx, 'getNodeVendorPassthruMethods')(node.uuid));
+    methods = await repo(ctx.state.deps.conductor.getNodeVendorPassthruMethods(node.uuid));
     methodsByDriver.set(driver, methods);
   }
   ctx.body = methods;
@@ -40,7 +39,7 @@ async function callMethod(ctx: Ctx): Promise<void> {
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
   if (!method) throw new ClientSideError('Method not specified');
-  const result = await repo(optionalRpc(ctx, 'vendorPassthru')(node.uuid, method, ctx.method.toUpperCase(), bodyOrEmpty(ctx)));
+  const result = await repo(ctx.state.deps.conductor.vendorPassthru(node.uuid, method, ctx.method.toUpperCase(), bodyOrEmpty(ctx)));
   if (result.async && (result.return === null || result.return === undefined)) {
     accepted(ctx);
     return;
