@@ -1,6 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IpmitoolVendor } from '../../../src/drivers/vendor/ipmitool';
+import { waitForNode } from '../../conductor/support';
 import { ipmiNode, Lab, MODES, startLab, withTask } from './support';
 
 for (const mode of MODES) {
@@ -28,6 +29,23 @@ for (const mode of MODES) {
         await vendor.validateMethod(t, 'send_raw', { raw_bytes: '0x00 0x01' });
       });
       lab.bmc.model.power = 'off';
+    });
+
+    test('through the conductor: methods listed, send_raw runs asynchronously, missing raw_bytes refused', async () => {
+      const node = await ipmiNode(lab);
+      const methods = await lab.svc.manager.getNodeVendorPassthruMethods(node.uuid);
+      assert.deepEqual(Object.keys(methods), ['send_raw', 'bmc_reset']);
+      lab.bmc.model.power = 'off';
+      const result = await lab.svc.manager.vendorPassthru(node.uuid, 'send_raw', 'POST', { raw_bytes: '0x00 0x02 0x01' });
+      assert.equal(result.async, true);
+      const deadline = Date.now() + 5000;
+      const power = (): string => lab.bmc.model.power;
+      while (power() !== 'on' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(power(), 'on', 'the raw Chassis Control power up reached the BMC');
+      await waitForNode(lab.tmp.db, node.uuid, (n) => n.reservation === null);
+      lab.bmc.model.power = 'off';
+      await assert.rejects(lab.svc.manager.vendorPassthru(node.uuid, 'send_raw', 'POST', {}),
+        { name: 'MissingParameterValue', message: 'Parameter raw_bytes (string of bytes) was not specified.' });
     });
 
     test('a command the BMC rejects is IPMIFailure naming it (bmc reset on a BMC without it)', async () => {
