@@ -62,8 +62,8 @@ function runPython(work: string, env: Record<string, string>): Promise<{ stdout:
       '/usr/bin/python3',
       [SCRIPT],
       {
-        // A scratch HOME: ironicclient and openstacksdk cache discovery data there.
-        env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', HOME: work, LANG: 'C.UTF-8', ...env },
+        // A scratch HOME (ironicclient and openstacksdk cache discovery data there); no __pycache__ in the tree.
+        env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', HOME: work, LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', ...env },
         timeout: 240000,
         maxBuffer: 64 * 1024 * 1024,
       },

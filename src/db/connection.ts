@@ -28,6 +28,24 @@ export interface Database {
 
 interface SqliteConnection {
   pragma(source: string): unknown;
+  prepare(sql: string): unknown;
+}
+
+/** Most statements repeat (same SQL, new bindings); knex prepares every query, so keep them. */
+const STATEMENT_CACHE_SIZE = 256;
+
+function cachePreparedStatements(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, unknown>();
+  conn.prepare = (sql: string): unknown => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
+      statement = prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
 }
 
 interface MysqlConnection {
@@ -49,6 +67,7 @@ function sqliteConfig(config: Knex.Config, filename: string, opts: OpenOptions):
           conn.pragma(`busy_timeout = ${busy}`);
           if (filename !== ':memory:') conn.pragma('journal_mode = WAL');
           conn.pragma('synchronous = NORMAL');
+          cachePreparedStatements(conn);
           done(null, conn);
         } catch (err) {
           done(err as Error, conn);

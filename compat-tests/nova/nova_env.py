@@ -1,0 +1,120 @@
+"""A Nova compute environment for the ironic virt driver: nova.conf, SQLite databases made by
+nova-manage, and the objects the compute manager would hand the driver (instance, image meta,
+network_info). Only the metadata builder's Neutron lookup is replaced."""
+import os
+import subprocess
+import sys
+import uuid
+
+WORK = os.environ['NOVA_WORKDIR']
+IRONIC_URL = os.environ['IRONIC_URL'].rstrip('/')
+
+
+def write_nova_conf():
+    conf = os.path.join(WORK, 'nova.conf')
+    with open(conf, 'w') as f:
+        f.write('''[DEFAULT]
+compute_driver = ironic.IronicDriver
+host = nova-compat
+state_path = {w}/state
+instances_path = {w}/instances
+force_config_drive = True
+mkisofs_cmd = genisoimage
+transport_url = fake:/
+[api_database]
+connection = sqlite:///{w}/nova_api.sqlite
+[database]
+connection = sqlite:///{w}/nova.sqlite
+[ironic]
+auth_type = none
+endpoint_override = {url}
+api_max_retries = 30
+api_retry_interval = 1
+serial_console_state_timeout = 10
+[oslo_concurrency]
+lock_path = {w}/locks
+'''.format(w=WORK, url=IRONIC_URL))
+    for sub in ('state', 'instances', 'locks'):
+        os.makedirs(os.path.join(WORK, sub), exist_ok=True)
+    return conf
+
+
+def start_nova_manage(conf, *args):
+    """nova-manage as Debian ships it (the module; the nova-common wrapper is not needed)."""
+    code = 'import sys; from nova.cmd.manage import main; sys.exit(main())'
+    return subprocess.Popen([sys.executable, '-c', code, '--config-file', conf] + list(args),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def finish(proc):
+    out = proc.communicate()[0]
+    if proc.returncode != 0:
+        raise RuntimeError('nova-manage %s failed: %s' % (proc.args[4:], out.decode()[-2000:]))
+
+
+def load_nova(conf):
+    from nova import config
+    from nova import objects
+    config.parse_args(['nova-compat', '--config-file', conf], init_rpc=False)
+    objects.register_all()
+    # The metadata builder asks Neutron for security groups: the one thing here that needs Neutron.
+    from nova.network import security_group_api
+    security_group_api.get_instance_security_groups = lambda ctxt, instance: []
+
+
+def make_instance(ctx, node_id, name, image_id, extra_specs=None):
+    from nova import objects
+    flavor = objects.Flavor(
+        id=1, flavorid='bm1', name='bm.small', memory_mb=8192, vcpus=4, root_gb=100, ephemeral_gb=0,
+        swap=0, rxtx_factor=1.0, vcpu_weight=0, disabled=False, is_public=True, description=None,
+        extra_specs=dict({'resources:CUSTOM_BAREMETAL': '1', 'resources:VCPU': '0',
+                          'resources:MEMORY_MB': '0', 'resources:DISK_GB': '0',
+                          'capabilities:boot_mode': 'uefi'}, **(extra_specs or {})))
+    inst = objects.Instance(context=ctx)
+    inst.uuid = str(uuid.uuid4())
+    inst.project_id = 'project-nova-compat'
+    inst.user_id = 'user-nova-compat'
+    inst.host = 'nova-compat'
+    inst.node = node_id
+    inst.display_name = name
+    inst.hostname = name
+    inst.image_ref = image_id
+    inst.vm_state = 'building'
+    inst.task_state = 'spawning'
+    inst.power_state = 0
+    inst.launch_index = 0
+    inst.metadata = {'role': 'compat'}
+    inst.system_metadata = {}
+    inst.flavor = flavor
+    inst.old_flavor = None
+    inst.new_flavor = None
+    inst.memory_mb = flavor.memory_mb
+    inst.vcpus = flavor.vcpus
+    inst.root_gb = flavor.root_gb
+    inst.ephemeral_gb = 0
+    inst.instance_type_id = flavor.id
+    inst.config_drive = ''
+    inst.key_data = None
+    inst.availability_zone = 'nova'
+    inst.create()
+    return inst
+
+
+def make_image_meta(image_id):
+    from nova import objects
+    return objects.ImageMeta.from_dict({
+        'id': image_id, 'name': 'compat-image', 'disk_format': 'raw', 'container_format': 'bare',
+        'min_disk': 0, 'min_ram': 0, 'size': 1024, 'status': 'active', 'properties': {}})
+
+
+def make_network_info(vif_id, mac):
+    """What Neutron would have given the compute manager for one port on a flat network."""
+    from nova.network import model
+    subnet = model.Subnet(cidr='192.0.2.0/24', gateway=model.IP(address='192.0.2.1', type='gateway'),
+                          ips=[model.FixedIP(address='192.0.2.10')],
+                          dns=[model.IP(address='192.0.2.2', type='dns')], version=4)
+    network = model.Network(id=str(uuid.uuid4()), bridge='br-compat', label='compat-net', subnets=[subnet],
+                            meta={'mtu': 1500})
+    vif = model.VIF(id=vif_id, address=mac, network=network, type='other', vnic_type='baremetal',
+                    active=True, details={})
+    return model.NetworkInfo([vif])
