@@ -3,7 +3,8 @@
  * debuginfo}"}`; webob-style HttpError → `{"error_message": "{code, title, description}"}`.
  */
 import type { Context, Middleware } from 'koa';
-import { IronicError, HttpError } from '../../common/errors';
+import { IronicError, HttpError, TemporaryFailure } from '../../common/errors';
+import { isDatabaseUnavailable } from '../../db/availability';
 import { pyJsonDumps } from '../pyjson';
 import { log } from '../../common/log';
 
@@ -42,6 +43,11 @@ export const faults: Middleware = async (ctx, next) => {
       for (const name of ROUTING_STRIPPED_HEADERS) ctx.remove(name);
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       render(ctx, err.code, webobBody(err));
+    } else if (isDatabaseUnavailable(err)) {
+      // A database outage is temporary: clients (and Nova) retry a 503, and the pool reconnects by itself.
+      log.warning(`Database unavailable during ${ctx.method} ${ctx.path}: ${(err as Error).message}`);
+      const fault = new TemporaryFailure();
+      render(ctx, fault.code, faultBody(fault.faultcode, fault.message));
     } else {
       const message = err instanceof Error ? err.message : String(err);
       log.error(`Unexpected error in ${ctx.method} ${ctx.path}: ${err instanceof Error ? err.stack : message}`);
