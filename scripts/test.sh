@@ -1,9 +1,24 @@
 #!/usr/bin/env bash
 # The whole test suite: installs missing Debian peers, builds, then runs every test file.
-set -euo pipefail
+# The scale-out tests stop and restart the shared MariaDB and RabbitMQ, so they run last, alone.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/ensure-debian-packages.sh
-[ -d node_modules ] || npm ci
-npx tsc -p tsconfig.json
-files=$(find dist/test dist/compat-tests -name '*.test.js' 2>/dev/null | sort)
-exec node --test --test-concurrency=2 --test-timeout=600000 --test-reporter=spec $files
+bash scripts/ensure-debian-packages.sh || exit 1
+[ -d node_modules ] || npm ci || exit 1
+npx tsc -p tsconfig.json || exit 1
+runner=(node --test --test-timeout=600000 --test-reporter=spec)
+main=$(find dist/test dist/compat-tests -name '*.test.js' -not -path 'dist/compat-tests/scaleout/*' | sort)
+scaleout=$(find dist/compat-tests/scaleout -name '*.test.js' 2>/dev/null | sort)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+"${runner[@]}" --test-concurrency=2 $main 2>&1 | tee "$log"
+main_rc=${PIPESTATUS[0]}
+scaleout_rc=0
+if [ -n "$scaleout" ]; then
+  "${runner[@]}" --test-concurrency=1 $scaleout 2>&1 | tee -a "$log"
+  scaleout_rc=${PIPESTATUS[0]}
+fi
+sum() { grep -E "^ℹ $1 [0-9]+$" "$log" | awk '{s += $3} END {print s + 0}'; }
+echo "main suite exit $main_rc, scale-out suite exit $scaleout_rc"
+echo "tests: $(sum pass) passed, $(sum fail) failed"
+[ "$main_rc" -eq 0 ] && [ "$scaleout_rc" -eq 0 ]

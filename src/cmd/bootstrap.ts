@@ -39,6 +39,11 @@ export async function openConfiguredDatabase(conf: Config): Promise<Database> {
   }
 }
 
+/** A command's start-up or run failed outright: say why and exit non-zero, never an unhandled rejection. */
+export function crash(err: unknown): never {
+  return fatal(err instanceof Error ? err.stack ?? err.message : String(err));
+}
+
 export function fatal(message: string): never {
   process.stderr.write(`ERROR: ${message}\n`);
   process.exit(1);

@@ -1,5 +1,5 @@
 /** `ironic-api`: the REST API alone; conductors are reached over RPC. */
-import { bootstrap, openConfiguredDatabase, onShutdown } from './bootstrap';
+import { bootstrap, openConfiguredDatabase, onShutdown, crash } from './bootstrap';
 import { prepareSchema } from './schema';
 import { startApiServer } from '../api/server';
 import { maxMinorFor } from '../api/versions';
@@ -14,4 +14,4 @@ async function main(): Promise<void> {
   onShutdown([api.close, () => conductor.close(), db.close]);
 }
 
-void main();
+main().catch(crash);

@@ -1,5 +1,5 @@
 /** `ironic-conductor`: a conductor serving its RPC topics. */
-import { bootstrap, openConfiguredDatabase, onShutdown } from './bootstrap';
+import { bootstrap, openConfiguredDatabase, onShutdown, crash } from './bootstrap';
 import { prepareSchema } from './schema';
 import { startConductorService } from '../conductor/service';
 import { serveConductorRpc } from '../rpc';
@@ -13,4 +13,4 @@ async function main(): Promise<void> {
   onShutdown([() => rpc.close(), service.stop, db.close]);
 }
 
-void main();
+main().catch(crash);

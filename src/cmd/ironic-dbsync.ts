@@ -1,5 +1,5 @@
 /** `ironic-dbsync upgrade | create_schema | version`: schema management, as Ironic's command. */
-import { bootstrap, openConfiguredDatabase, fatal } from './bootstrap';
+import { bootstrap, openConfiguredDatabase, fatal, crash } from './bootstrap';
 import { upgrade, createSchema, version } from '../db/sync';
 
 async function main(): Promise<void> {
@@ -24,4 +24,4 @@ function printVersion(v: Awaited<ReturnType<typeof version>>): void {
   if (v.pending.length) process.stdout.write(`pending: ${v.pending.join(', ')}\n`);
 }
 
-void main();
+main().catch(crash);

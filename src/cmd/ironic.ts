@@ -1,5 +1,5 @@
 /** `ironic`: API and conductor in one process (Ironic's single-process mode). */
-import { bootstrap, openConfiguredDatabase, onShutdown } from './bootstrap';
+import { bootstrap, openConfiguredDatabase, onShutdown, crash } from './bootstrap';
 import { prepareSchema } from './schema';
 import { startApiServer } from '../api/server';
 import { maxMinorFor } from '../api/versions';
@@ -16,4 +16,4 @@ async function main(): Promise<void> {
   onShutdown([api.close, () => conductor.close(), service.stop, db.close]);
 }
 
-void main();
+main().catch(crash);

@@ -50,6 +50,14 @@ export async function serveConductorRpc(conf: Config, local: ConductorApi): Prom
   });
 
   async function handle(ch: amqp.ConfirmChannel, msg: amqp.ConsumeMessage): Promise<void> {
+    // Acknowledge before dispatching, as oslo.messaging does: a request redelivered after a lost
+    // channel would otherwise run twice (the API answers 202 only once the reply arrives).
+    try {
+      ch.ack(msg);
+    } catch (err) {
+      log.warning(`Could not acknowledge an RPC request: ${(err as Error).message}`);
+      return;
+    }
     let reply: RpcReply;
     try {
       reply = await dispatch(local, decode<RpcRequest>(msg.content.toString('utf8')));
@@ -63,10 +71,9 @@ export async function serveConductorRpc(conf: Config, local: ConductorApi): Prom
         out.sendToQueue(replyTo, Buffer.from(encode(reply)), { correlationId, contentType: 'application/json', persistent: true });
         await out.waitForConfirms();
       }
-      ch.ack(msg);
     } catch (err) {
-      // The channel the request came on is gone: the broker redelivers it to a live consumer.
-      log.warning(`Could not reply/ack RPC ${correlationId}: ${(err as Error).message}`);
+      // The caller times out and reports the failure; the request is not run a second time.
+      log.warning(`Could not reply to RPC ${correlationId}: ${(err as Error).message}`);
     }
   }
 

@@ -12,6 +12,7 @@ import type { ConductorManager } from '../manager';
 import { nodePowerAction } from '../power';
 import type { RingManager } from '../ring-manager';
 import type { Task } from '../task';
+import { yieldToEventLoop } from './yield';
 
 async function readPower(task: Task): Promise<string | null> {
   const seconds = task.ctx.conf.int('conductor', 'power_state_change_timeout');
@@ -95,6 +96,7 @@ export class PowerSync {
     const nodes = await scanNodes(ctx.db, { maintenance: false });
     nodes.sort((a, b) => (this.counts.get(b.id) ?? 0) - (this.counts.get(a.id) ?? 0));
     for (const candidate of nodes) {
+      await yieldToEventLoop();
       // As Ironic's _sync_power_states: nodes a ramdisk or a power action owns, and enroll nodes, are left alone.
       if (candidate.reservation || candidate.target_power_state || states.SYNC_EXCLUDED_STATES.includes(candidate.provision_state ?? '')) continue;
       if (!(await this.rings.isMine(ctx.host, candidate))) continue;
@@ -116,6 +118,7 @@ export class PowerSync {
     const { ctx } = this.manager;
     const nodes = await scanNodes(ctx.db, { maintenance: true, fault: states.FAULT_POWER_FAILURE, reserved: false });
     for (const candidate of nodes) {
+      await yieldToEventLoop();
       if (candidate.provision_state === states.ENROLL || candidate.target_power_state) continue;
       if (!(await this.rings.isMine(ctx.host, candidate))) continue;
       try {

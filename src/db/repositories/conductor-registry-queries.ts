@@ -13,8 +13,30 @@ export interface HardwareInterfaceRow {
   default: boolean;
 }
 
-/** Registers (or re-registers, as update_existing=True) this host; returns its conductor id. */
+const DEADLOCK_RETRIES = 5;
+
+function isDeadlock(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY';
+}
+
+/**
+ * Registers (or re-registers, as update_existing=True) this host; returns its conductor id.
+ * Conductors starting together can deadlock on the interface rows; Ironic retries, and so do we.
+ */
 export async function registerConductor(db: Database, hostname: string, group: string, hardwareTypes: string[],
+  interfaces: HardwareInterfaceRow[]): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await registerOnce(db, hostname, group, hardwareTypes, interfaces);
+    } catch (err) {
+      if (!isDeadlock(err) || attempt >= DEADLOCK_RETRIES) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
+async function registerOnce(db: Database, hostname: string, group: string, hardwareTypes: string[],
   interfaces: HardwareInterfaceRow[]): Promise<number> {
   const now = new Date();
   return db.transaction(async (trx) => {
