@@ -13,7 +13,7 @@ import { baseUrl } from '../links';
 import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { CHASSIS_PATCH_ALLOWED_FIELDS, CHASSIS_SCHEMA, CHASSIS_VALIDATOR } from '../schemas/chassis';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
 import { chassisDict, chassisView } from '../views/chassis';
@@ -25,9 +25,7 @@ async function listChassis(ctx: ApiContext, detailPath: boolean): Promise<void> 
   const q = readQuery(ctx, detailPath ? ['marker', 'limit', 'sort_key', 'sort_dir']
     : ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
   const marker = args.uuid('marker', q.marker);
-  const rawLimit = args.integer('limit', q.limit);
-  const sortKey = args.string('sort_key', q.sort_key) ?? 'id';
-  const rawDir = args.string('sort_dir', q.sort_dir) ?? 'asc';
+  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
   let fields = args.stringList('fields', q.fields);
   const detail = args.boolean('detail', q.detail);
   if (!detailPath) {

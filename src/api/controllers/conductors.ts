@@ -8,7 +8,7 @@ import { collection } from '../collection';
 import { baseUrl } from '../links';
 import { toApiError } from '../repo-errors';
 import * as args from '../schemas/args';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
@@ -26,9 +26,7 @@ async function conductorRow(ctx: ApiContext, hostname: string): Promise<Record<s
 async function listConductors(ctx: ApiContext): Promise<void> {
   const q = readQuery(ctx, ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
   const marker = args.logicalName('marker', q.marker);
-  const rawLimit = args.integer('limit', q.limit);
-  const sortKey = args.string('sort_key', q.sort_key) ?? 'id';
-  const rawDir = args.string('sort_dir', q.sort_dir) ?? 'asc';
+  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
   let fields = args.stringList('fields', q.fields);
   const detail = args.boolean('detail', q.detail);
   if (ctx.state.version < V.CONDUCTORS) throw new NotFound();

@@ -13,7 +13,7 @@ import {
   DEPLOY_STEP_SCHEMA, TEMPLATE_PATCH_ALLOWED_FIELDS, TEMPLATE_SCHEMA, TEMPLATE_VALIDATOR,
 } from '../schemas/deploy-template';
 import { schemaErrorMessage } from '../schemas/jsonschema';
-import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
@@ -44,9 +44,7 @@ async function listTemplates(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
   const q = readQuery(ctx, ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
   const marker = args.logicalName('marker', q.marker);
-  const rawLimit = args.integer('limit', q.limit);
-  const sortKey = args.string('sort_key', q.sort_key) ?? 'id';
-  const rawDir = args.string('sort_dir', q.sort_dir) ?? 'asc';
+  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
   let fields = args.stringList('fields', q.fields);
   const detail = args.boolean('detail', q.detail);
   checkNodeVersionedFields(ctx.state.version, fields);

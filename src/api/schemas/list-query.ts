@@ -5,6 +5,7 @@
 import { InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import { pyRepr } from '../../common/pyrepr';
 import type { ApiContext } from '../state';
+import * as args from './args';
 import { V } from '../versions';
 
 /** The query arguments, refusing any the handler does not take ("Unexpected arguments: ..."). */
@@ -63,4 +64,13 @@ export function nextArgs(sortKey: string, sortDir: string, fields: string[] | nu
   if (detail !== null) args.push(['detail', detail ? 'True' : 'False']);
   if (fields && fields.length > 0) args.push(['fields', fields.join(',')]);
   return args;
+}
+
+/** limit, sort_key and sort_dir, validated in that order as Ironic's list signatures declare them. */
+export function pagingArgs(q: Record<string, string | undefined>): { rawLimit: number | null; sortKey: string; rawDir: string } {
+  return {
+    rawLimit: args.integer('limit', q.limit),
+    sortKey: args.string('sort_key', q.sort_key) ?? 'id',
+    rawDir: args.string('sort_dir', q.sort_dir) ?? 'asc',
+  };
 }
