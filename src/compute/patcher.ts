@@ -1,0 +1,28 @@
+/**
+ * The instance_info PATCH Nova sends before a deploy (patcher.GenericDriverFields.get_deploy_patch):
+ * every op is an `add` under /instance_info/, numbers go as strings, capabilities as a JSON string and
+ * traits as a JSON list.
+ */
+import type { IronicNode, PatchOp } from './client';
+import type { SpawnRequest } from './types';
+
+export function deployPatch(node: IronicNode, req: SpawnRequest, preserveEphemeral?: boolean): PatchOp[] {
+  const f = req.flavor;
+  const info: Array<[string, unknown]> = [
+    ['image_source', req.image],
+    ['root_gb', String(f.rootGb)],
+    ['swap_mb', String(f.swapMb ?? 0)],
+    ['display_name', req.name],
+    ['vcpus', String(f.vcpus)],
+    ['memory_mb', String(f.memoryMb)],
+    ['local_gb', String(node.properties?.local_gb ?? 0)],
+  ];
+  if (f.name) info.push(['flavor_name', f.name]);
+  if (req.projectId) info.push(['project_id', req.projectId]);
+  if (req.userId) info.push(['user_id', req.userId]);
+  if (f.ephemeralGb) info.push(['ephemeral_gb', String(f.ephemeralGb)]);
+  if (preserveEphemeral !== undefined) info.push(['preserve_ephemeral', preserveEphemeral ? 'True' : 'False']);
+  if (f.capabilities && Object.keys(f.capabilities).length) info.push(['capabilities', JSON.stringify(f.capabilities)]);
+  if (f.traits && f.traits.length) info.push(['traits', [...f.traits]]);
+  return info.map(([key, value]) => ({ op: 'add', path: `/instance_info/${key}`, value }));
+}
