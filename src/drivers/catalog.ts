@@ -8,6 +8,7 @@ import { FAKE_HARDWARE } from './hardware/fake-hardware';
 import { MANUAL_MANAGEMENT } from './hardware/manual-management';
 import { IPMI_HARDWARE } from './hardware/ipmi';
 import { REDFISH_HARDWARE } from './hardware/redfish';
+import { SNMP_HARDWARE } from './hardware/snmp';
 import { createFakeBios } from './bios/fake';
 import { createNoBios } from './bios/no-bios';
 import { createRedfishBios } from './bios/redfish';
@@ -31,6 +32,7 @@ import { createNoopNetwork } from './network/noop';
 import { createFakePower } from './power/fake';
 import { createIpmitoolPower } from './power/ipmitool';
 import { createRedfishPower } from './power/redfish';
+import { createSnmpPower } from './power/snmp';
 import { createFakeRaid } from './raid/fake';
 import { createNoRaid } from './raid/no-raid';
 import { createFakeRescue } from './rescue/fake';
@@ -53,7 +55,7 @@ const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   inspect: new Map([['fake', createFakeInspect], ['no-inspect', createNoInspect], ['redfish', createRedfishInspect]]),
   management: new Map([['fake', createFakeManagement], ['noop', createNoopManagement], ['redfish', createRedfishManagement], ['ipmitool', createIpmitoolManagement]]),
   network: new Map([['flat', createFlatNetwork], ['noop', createNoopNetwork]]),
-  power: new Map([['fake', createFakePower], ['redfish', createRedfishPower], ['ipmitool', createIpmitoolPower]]),
+  power: new Map([['fake', createFakePower], ['redfish', createRedfishPower], ['ipmitool', createIpmitoolPower], ['snmp', createSnmpPower]]),
   raid: new Map([['fake', createFakeRaid], ['no-raid', createNoRaid]]),
   rescue: new Map([['fake', createFakeRescue], ['no-rescue', createNoRescue]]),
   storage: new Map([['fake', createFakeStorage], ['noop', createNoopStorage]]),
@@ -65,6 +67,7 @@ const hardwareTypes = new Map<string, HardwareType>([
   [MANUAL_MANAGEMENT.name, MANUAL_MANAGEMENT],
   [REDFISH_HARDWARE.name, REDFISH_HARDWARE],
   [IPMI_HARDWARE.name, IPMI_HARDWARE],
+  [SNMP_HARDWARE.name, SNMP_HARDWARE],
 ]);
 
 /** For drivers living elsewhere (and tests): makes an implementation loadable by name. */

@@ -1,0 +1,16 @@
+/** snmp (drivers/snmp.py SNMPHardware): power through an SNMP-managed PDU outlet, no management. */
+import type { HardwareType } from './types';
+import { GENERIC_SUPPORTED as G } from './types';
+
+export const SNMP_HARDWARE: HardwareType = {
+  name: 'snmp',
+  className: 'SNMPHardware',
+  supported: {
+    ...G,
+    // ironic-ts extension: `fake` last, so snmp nodes can be enrolled while no PXE boot / agent deploy exists.
+    boot: [...G.boot, 'fake'],
+    deploy: [...G.deploy, 'fake'],
+    management: ['noop', 'fake'],
+    power: ['snmp'],
+  },
+};
