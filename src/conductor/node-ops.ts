@@ -19,8 +19,9 @@ const ALLOWED_UPDATE_STATES = [states.ENROLL, states.INSPECTING, states.INSPECTW
 
 export async function createNode(ctx: ConductorContext, values: Partial<NodeRecord> & { traits?: string[] }): Promise<NodeRecord> {
   const { traits, ...fields } = values;
+  // Node object version of Ironic 21.4.4: a newer one makes 21.4.4 refuse to load the row (rollback).
   const node = {
-    uuid: randomUUID(), provision_state: states.ENROLL, version: '1.40', ...fields,
+    uuid: randomUUID(), provision_state: states.ENROLL, version: '1.37', ...fields,
   } as NodeRecord;
   ctx.registry.checkAndUpdateNodeInterfaces(node);
   return insertNode(ctx.db, node, traits ?? []);

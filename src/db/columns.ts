@@ -101,15 +101,38 @@ export type TableName = keyof typeof TABLES;
  * Python-side column defaults Ironic's models apply on INSERT when the value is not given
  * (SQLAlchemy `default=`); server defaults are in the migrations.
  */
+/**
+ * The object version each row is stamped with when the writer gives none: Ironic 21.4.4's own,
+ * so that Python Ironic 21.4.4 can still load (and dbsync) a database ironic-ts wrote to.
+ */
+const IRONIC_21_4_OBJECT_VERSIONS: Partial<Record<TableName, string>> = {
+  allocations: '1.1', bios_settings: '1.1', chassis: '1.3', conductors: '1.3', deploy_templates: '1.1',
+  deploy_template_steps: '1.1', node_history: '1.0', node_inventory: '1.0', node_traits: '1.0', nodes: '1.37',
+  ports: '1.11', portgroups: '1.5', volume_connectors: '1.0', volume_targets: '1.0',
+};
+
+const stamp = (table: TableName): Record<string, unknown> =>
+  IRONIC_21_4_OBJECT_VERSIONS[table] ? { version: IRONIC_21_4_OBJECT_VERSIONS[table] } : {};
+
 export const INSERT_DEFAULTS: Partial<Record<TableName, Readonly<Record<string, unknown>>>> = {
-  conductors: { online: true, conductor_group: '' },
+  allocations: stamp('allocations'),
+  bios_settings: stamp('bios_settings'),
+  chassis: stamp('chassis'),
+  deploy_templates: stamp('deploy_templates'),
+  deploy_template_steps: stamp('deploy_template_steps'),
+  node_history: stamp('node_history'),
+  node_inventory: stamp('node_inventory'),
+  node_traits: stamp('node_traits'),
+  volume_connectors: stamp('volume_connectors'),
+  volume_targets: stamp('volume_targets'),
+  conductors: { ...stamp('conductors'), online: true, conductor_group: '' },
   conductor_hardware_interfaces: { default: false },
   nodes: {
-    conductor_group: '', maintenance: false, console_enabled: false, protected: false, retired: false,
+    ...stamp('nodes'), conductor_group: '', maintenance: false, console_enabled: false, protected: false, retired: false,
     disable_power_off: false,
   },
-  ports: { pxe_enabled: true, is_smartnic: false, available_for_dynamic_portgroup: true },
-  portgroups: { standalone_ports_supported: true, dynamic_portgroup: false },
+  ports: { ...stamp('ports'), pxe_enabled: true, is_smartnic: false, available_for_dynamic_portgroup: true },
+  portgroups: { ...stamp('portgroups'), standalone_ports_supported: true, dynamic_portgroup: false },
   runbooks: { public: false, disable_ramdisk: false },
   inspection_rules: { priority: 0, sensitive: false, phase: 'main' },
 };

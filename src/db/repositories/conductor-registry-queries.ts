@@ -41,7 +41,8 @@ async function registerOnce(db: Database, hostname: string, group: string, hardw
   const now = new Date();
   return db.transaction(async (trx) => {
     const existing = await trx('conductors').where({ hostname }).first('id') as { id: number } | undefined;
-    const values = { hostname, conductor_group: group, drivers: hardwareTypes, online: true, version: '1.5' };
+    // Conductor object version of Ironic 21.4.4, whose loader and dbsync reject newer ones (rollback).
+    const values = { hostname, conductor_group: group, drivers: hardwareTypes, online: true, version: '1.3' };
     let id: number;
     if (existing) {
       id = Number(existing.id);

@@ -1,0 +1,86 @@
+/**
+ * The two servers of the switch-over, both on one MariaDB database: the reference Ironic 21.4.4
+ * (start.sh) and ironic-ts with an ironic.conf whose [database]connection is that same URL.
+ */
+import { spawn, execFile, execFileSync, ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { referenceLikeConf } from '../support/target';
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const REFERENCE_START = path.resolve(REPO, '..', 'shared', 'reference-ironic', 'start.sh');
+const DIST_CMD = path.join(REPO, 'dist', 'src', 'cmd');
+
+export class ServerStartError extends Error {
+  constructor(message: string, readonly output: string) {
+    super(`${message}\n${output.slice(-3000)}`);
+    this.name = 'ServerStartError';
+  }
+}
+
+export interface Running { url: string; stop(): Promise<void> }
+
+export function startReference(dir: string, port: number, dbUrl: string): Running {
+  try {
+    execFileSync('bash', [REFERENCE_START, dir, String(port), dbUrl], { stdio: 'pipe', timeout: 120000 });
+  } catch (err) {
+    const logs = ['dbsync.log', 'stdout.log', 'ironic.log'].map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f));
+    throw new ServerStartError(`reference Ironic did not start: ${(err as Error).message}`,
+      logs.map((f) => `--- ${path.basename(f)}\n${fs.readFileSync(f, 'utf8').slice(-1500)}`).join('\n'));
+  }
+  const pid = Number(fs.readFileSync(path.join(dir, 'ironic.pid'), 'utf8'));
+  return { url: `http://127.0.0.1:${port}`, stop: () => stopPid(pid) };
+}
+
+async function stopPid(pid: number): Promise<void> {
+  try { process.kill(pid, 'SIGTERM'); } catch { return; }
+  for (let i = 0; i < 100; i++) {
+    try { process.kill(pid, 0); } catch { return; }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+}
+
+/** The test suite's usual ironic.conf, but on the MariaDB database instead of SQLite. */
+export function writeIronicTsConf(dir: string, port: number, dbUrl: string): string {
+  const file = path.join(dir, 'ironic.conf');
+  fs.mkdirSync(path.join(dir, 'state'), { recursive: true });
+  fs.writeFileSync(file, referenceLikeConf(dir, port).replace(/^connection = .*$/m, `connection = ${dbUrl}`));
+  return file;
+}
+
+export function dbsync(conf: string, command = 'upgrade'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [path.join(DIST_CMD, 'ironic-dbsync.js'), '--config-file', conf, command], { timeout: 120000 },
+      (err, stdout, stderr) => (err ? reject(new ServerStartError(`ironic-dbsync ${command} failed`, `${stdout}${stderr}`)) : resolve(stdout)));
+  });
+}
+
+export type IronicTsStart = { kind: 'ready'; server: Running } | { kind: 'exited'; code: number | null; output: string };
+
+/** Starts `ironic` (API + conductor); resolves when /v1 answers or when the process exits first. */
+export async function startIronicTs(dir: string, conf: string, port: number): Promise<IronicTsStart> {
+  const logFile = path.join(dir, `ironic-ts-${port}-${Date.now()}.log`);
+  const log = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, [path.join(DIST_CMD, 'ironic.js'), '--config-file', conf], { stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) return { kind: 'exited', code: child.exitCode, output: fs.readFileSync(logFile, 'utf8') };
+    try {
+      if ((await fetch(`${url}/v1`)).ok) return { kind: 'ready', server: { url, stop: () => stopChild(child) } };
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stopChild(child);
+  throw new ServerStartError(`ironic-ts did not become ready at ${url}`, fs.readFileSync(logFile, 'utf8'));
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
