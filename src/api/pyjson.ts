@@ -1,33 +1,22 @@
 /**
  * JSON text as Python's json.dumps writes it (", " and ": " separators, non-ASCII escaped as
- * \uXXXX), so clients see Ironic's exact bytes. Strings and numbers go through the native
- * JSON.stringify; only the structure is walked here.
+ * \uXXXX), so clients see Ironic's exact bytes.
+ *
+ * Built from the native JSON.stringify with a one-space indent rather than by walking the value:
+ * indented output already has Python's ": " after keys, and its line breaks plus indentation sit
+ * only between tokens (a newline inside a string is always escaped as \n), so turning ",\n  " into
+ * ", " and dropping the other breaks yields Python's layout. Empty containers stay "[]" / "{}".
+ * Walking a 1,000-node page in JS built millions of short-lived strings.
  */
 const HAS_NON_ASCII = /[\u007f-\uffff]/;
+const COMMA_BREAK = /,\n */g;
+const BREAK = /\n */g;
 
 export function pyJsonDumps(value: unknown): string {
-  const text = dump(value);
+  const indented = JSON.stringify(value, null, 1) as string | undefined;
+  if (indented === undefined) return 'null';
+  const text = indented.replace(COMMA_BREAK, ', ').replace(BREAK, '');
   return HAS_NON_ASCII.test(text) ? escapeNonAscii(text) : text;
-}
-
-function dump(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) {
-    let out = '[';
-    for (let i = 0; i < v.length; i++) out += (i === 0 ? '' : ', ') + dump(v[i]);
-    return out + ']';
-  }
-  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(v);
-  let out = '{';
-  let first = true;
-  for (const key in v as Record<string, unknown>) {
-    const item = (v as Record<string, unknown>)[key];
-    if (item === undefined || typeof item === 'function') continue;
-    out += (first ? '' : ', ') + JSON.stringify(key) + ': ' + dump(item);
-    first = false;
-  }
-  return out + '}';
 }
 
 /** Non-ASCII can only sit inside JSON strings, so escaping the whole text is safe. */

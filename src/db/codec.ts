@@ -85,11 +85,23 @@ export function encodeInsert(table: TableName, values: Record<string, unknown>, 
   return encodeRow(table, merged, dialect);
 }
 
+const specEntries = new Map<TableName, ReadonlyArray<readonly [string, ColumnKind]>>();
+
+/** A table's [column, kind] pairs, computed once: decodeRow runs for every row of every page. */
+function columnsOf(table: TableName): ReadonlyArray<readonly [string, ColumnKind]> {
+  let entries = specEntries.get(table);
+  if (!entries) {
+    entries = Object.entries(TABLES[table] as Readonly<Record<string, ColumnKind>>);
+    specEntries.set(table, entries);
+  }
+  return entries;
+}
+
 export function decodeRow<R>(table: TableName, row: Record<string, unknown>): R {
-  const spec: Readonly<Record<string, ColumnKind>> = TABLES[table];
   const out: Record<string, unknown> = {};
-  for (const [key, kind] of Object.entries(spec)) {
-    out[key] = key in row ? decodeValue(kind, row[key]) : null;
+  for (const [key, kind] of columnsOf(table)) {
+    const value = row[key];
+    out[key] = value === null || value === undefined ? null : decodeValue(kind, value);
   }
   return out as R;
 }

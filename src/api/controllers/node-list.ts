@@ -16,6 +16,7 @@ import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, val
 import type { ApiContext } from '../state';
 import { V } from '../versions';
 import { disallowedFields, nodeView } from '../views/node';
+import { nodeColumnsFor } from '../views/node-columns';
 import { conductorFor, loadNodeExtras } from '../views/node-extras';
 
 export const DEFAULT_LIST_FIELDS = ['instance_uuid', 'maintenance', 'power_state', 'provision_state', 'uuid', 'name'];
@@ -198,6 +199,7 @@ export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, de
   let nodes: NodeRecord[] = await repo(nodesRepo.list(ctx.state.deps.db, filters, {
     limit, marker: a.marker ?? undefined, sortKey: a.sortKey, sortDir,
     withoutRelations: fields !== null && !fields.includes('traits'),
+    columns: nodeColumnsFor(fields),
   }));
   if (a.conductor !== null) nodes = await filterByConductor(ctx, nodes, a.conductor);
   const extras = await loadNodeExtras(ctx, nodes, fields);

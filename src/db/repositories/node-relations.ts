@@ -30,5 +30,6 @@ export async function attachRelations(ex: Executor, nodes: NodeRecord[]): Promis
   const ids = nodes.map((n) => n.id);
   const traits = await loadByNodeIds<NodeTraitRecord>(ex, 'node_traits', 'trait', ids);
   const tags = await loadByNodeIds<NodeTagRecord>(ex, 'node_tags', 'tag', ids);
-  return nodes.map((n) => ({ ...n, traits: traits.get(n.id) ?? [], tags: tags.get(n.id) ?? [] }));
+  // Filled in place: the records are freshly decoded, and copying 65-key objects per page showed in profiles.
+  return nodes.map((n) => Object.assign(n, { traits: traits.get(n.id) ?? [], tags: tags.get(n.id) ?? [] }));
 }

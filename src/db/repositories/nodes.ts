@@ -75,17 +75,19 @@ export async function getByInstance(db: Database, instanceUuid: string): Promise
 export interface NodeListOptions extends PageOptions {
   /** Skip loading traits/tags (Ironic's NodeBase queries); records then carry empty lists. */
   withoutRelations?: boolean;
+  /** Only these node columns are read (others come back null); all of them when absent. */
+  columns?: readonly string[];
 }
 
 export async function list(db: Database, filters: NodeFilters = {}, opts: NodeListOptions = {}):
   Promise<NodeWithRelations[]> {
   const marker = await loadMarker(db.knex, 'nodes', opts.marker, () => new NotFoundError('Node', String(opts.marker)));
-  const query = db.knex('nodes').select('nodes.*');
+  const query = db.knex('nodes').select(opts.columns ? opts.columns.map((c) => `nodes.${c}`) : 'nodes.*');
   applyNodeFilters(query, filters, db.dialect);
   applyPage(query, 'nodes', opts, marker);
   const rows = await query as Array<Record<string, unknown>>;
   const nodes = rows.map((r) => decodeRow<NodeRecord>('nodes', r));
-  if (opts.withoutRelations) return nodes.map((n) => ({ ...n, traits: [], tags: [] }));
+  if (opts.withoutRelations) return nodes.map((n) => Object.assign(n, { traits: [], tags: [] }));
   return attachRelations(db.knex, nodes);
 }
 
