@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { freePort } from '../support/target';
 import { createDatabase, dropDatabase } from './mariadb';
 import { sleep } from './ports';
+import { FAKE_HARDWARE_INTERFACES } from '../support/target';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const CMD = (name: string) => path.join(REPO, 'dist', 'src', 'cmd', `${name}.js`);
@@ -42,21 +43,7 @@ rpc_transport = oslo
 transport_url = rabbit://guest:guest@127.0.0.1:5672/
 rpc_response_timeout = ${TIMING.rpcResponseTimeout}
 hash_ring_reset_interval = ${TIMING.hashRingResetInterval}
-enabled_hardware_types = fake-hardware
-enabled_bios_interfaces = fake,no-bios
-enabled_boot_interfaces = fake
-enabled_console_interfaces = fake,no-console
-enabled_deploy_interfaces = fake
-enabled_inspect_interfaces = fake,no-inspect
-enabled_management_interfaces = fake
-enabled_network_interfaces = noop
-enabled_power_interfaces = fake
-enabled_raid_interfaces = fake,no-raid
-enabled_rescue_interfaces = fake,no-rescue
-enabled_storage_interfaces = noop
-enabled_vendor_interfaces = fake,no-vendor
-default_deploy_interface = fake
-default_network_interface = noop
+${FAKE_HARDWARE_INTERFACES}
 state_path = ${dir}/state
 [api]
 host_ip = 127.0.0.1

@@ -30,13 +30,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The ironic.conf both servers get: noauth, fake-hardware, in-process RPC, SQLite. */
-export function referenceLikeConf(dir: string, port: number, extra = ''): string {
-  return `[DEFAULT]
-auth_strategy = noauth
-host = reference
-rpc_transport = none
-enabled_hardware_types = fake-hardware
+/** The [DEFAULT] lines that enable fake-hardware with the interfaces start.sh gives the reference. */
+export const FAKE_HARDWARE_INTERFACES = `enabled_hardware_types = fake-hardware
 enabled_bios_interfaces = fake,no-bios
 enabled_boot_interfaces = fake
 enabled_console_interfaces = fake,no-console
@@ -50,7 +45,15 @@ enabled_rescue_interfaces = fake,no-rescue
 enabled_storage_interfaces = noop
 enabled_vendor_interfaces = fake,no-vendor
 default_deploy_interface = fake
-default_network_interface = noop
+default_network_interface = noop`;
+
+/** The ironic.conf both servers get: noauth, fake-hardware, in-process RPC, SQLite. */
+export function referenceLikeConf(dir: string, port: number, extra = ''): string {
+  return `[DEFAULT]
+auth_strategy = noauth
+host = reference
+rpc_transport = none
+${FAKE_HARDWARE_INTERFACES}
 state_path = ${dir}/state
 ${extra}
 [api]
