@@ -1,5 +1,6 @@
 /** Shared pieces of the side-by-side benchmarks: timing, percentiles, RSS, and a bounded request pool. */
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 
 export function nowMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
@@ -33,11 +34,24 @@ export async function pool(count: number, concurrency: number, job: (i: number) 
   await Promise.all(workers);
 }
 
-export async function getJson(url: string, version = '1.82'): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { headers: { 'X-OpenStack-Ironic-API-Version': version } });
-  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
+/** A GET whose body comes back as text; keep-alive through node:http's global agent. */
+export function getRaw(url: string, version = '1.82'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: KEEP_ALIVE, headers: { 'X-OpenStack-Ironic-API-Version': version } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode === 200) resolve(body);
+        else reject(new Error(`GET ${url}: ${res.statusCode} ${body.slice(0, 500)}`));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
 }
+
+const KEEP_ALIVE = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
 export function ratio(reference: number, ours: number): string {
   return `${(reference / ours).toFixed(1)}x`;

@@ -3,16 +3,18 @@
  * Content-Type (no charset).
  */
 import type { Middleware } from 'koa';
-import { pyJsonDumps } from '../pyjson';
+import { pyJsonBytes } from '../pyjson';
 
 export const jsonResponse: Middleware = async (ctx, next) => {
   await next();
   const body: unknown = ctx.body;
   if (body !== null && body !== undefined && typeof body === 'object' && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function') {
     const status = ctx.status;
-    ctx.body = pyJsonDumps(body);
+    ctx.body = pyJsonBytes(body);
     ctx.status = status;
+    ctx.set('Content-Type', 'application/json');
+  } else if (typeof ctx.body === 'string' && ctx.body !== '') {
+    ctx.set('Content-Type', 'application/json');
   }
-  if (typeof ctx.body === 'string' && ctx.body !== '') ctx.set('Content-Type', 'application/json');
   else if (ctx.body === '') ctx.remove('Content-Type');
 };
