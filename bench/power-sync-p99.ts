@@ -1,5 +1,6 @@
 /**
- * One conductor holding N fake nodes (default 10,000) while its power-state sync runs: measures
+ * One conductor holding N fake nodes (default 10,000, moved to manageable so the sync really visits
+ * each of them) while its power-state sync runs: measures
  * `GET /v1/nodes/{id}` latency (p50/p95/p99/max) over a window covering several sync passes, and
  * the server's CPU use in that window. --reference does the same against the reference Ironic
  * (its sync interval is its default, 60 s, so make the window longer than that).
@@ -38,6 +39,19 @@ async function createNodes(target: Target, count: number): Promise<string[]> {
   return uuids;
 }
 
+/** Enrolled nodes are skipped by the sync (SYNC_EXCLUDED_STATES), so move them all to manageable. */
+async function manageNodes(target: Target, uuids: string[]): Promise<void> {
+  const start = nowMs();
+  await pool(uuids.length, 20, async (i) => {
+    const res = await fetch(`${target.url}/v1/nodes/${uuids[i]}/states/provision`, {
+      method: 'PUT', headers: HEADERS, body: JSON.stringify({ target: 'manage' }),
+    });
+    if (res.status !== 202) throw new BenchRequestFailed(`manage node ${i}`, res.status);
+    await res.arrayBuffer();
+  });
+  process.stdout.write(`  managed ${uuids.length} nodes in ${((nowMs() - start) / 1000).toFixed(1)} s\n`);
+}
+
 interface Stall {
   atS: number;
   ms: number;
@@ -68,6 +82,7 @@ async function run(kind: Target['kind'], nodes: number, interval: number, window
   const target = await startTarget({ kind, extraConf });
   try {
     const uuids = await createNodes(target, nodes);
+    await manageNodes(target, uuids);
     const cpu0 = cpuSeconds(target.pid);
     const stalls: Stall[] = [];
     const samples = await measure(target, uuids, windowS * 1000, clients, stalls);

@@ -5,7 +5,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import nunjucks from 'nunjucks';
+import type nunjucks from 'nunjucks';
+
+/** nunjucks is loaded when the first boot file is rendered: conductors without network boot never need it. */
+function nunjucksLib(): typeof nunjucks {
+  return require('nunjucks') as typeof nunjucks;
+}
 
 export class BootTemplateError extends Error {
   override readonly name = 'BootTemplateError';
@@ -26,7 +31,7 @@ function environmentFor(dir: string): nunjucks.Environment {
   let env = environments.get(dir);
   if (!env) {
     // No autoescape: these are boot loader scripts, not HTML.
-    env = new nunjucks.Environment(new nunjucks.FileSystemLoader(dir, { noCache: true }), { autoescape: false });
+    env = new (nunjucksLib().Environment)(new (nunjucksLib().FileSystemLoader)(dir, { noCache: true }), { autoescape: false });
     environments.set(dir, env);
   }
   return env;

@@ -3,7 +3,12 @@
  * confirm channel (waiting while reconnecting) and register a setup hook re-run on every
  * reconnect (declare exchanges/queues, start consumers).
  */
-import * as amqp from 'amqplib';
+import type * as amqp from 'amqplib';
+
+/** amqplib is loaded only when an AMQP transport is configured (the embedded default has none). */
+function amqplib(): typeof amqp {
+  return require('amqplib') as typeof amqp;
+}
 import { log } from '../common/log';
 
 export type Setup = (channel: amqp.ConfirmChannel) => Promise<void>;
@@ -58,7 +63,7 @@ export class ReconnectingAmqp {
 
   private async connectOnce(): Promise<amqp.ConfirmChannel> {
     // A named connection shows up in the broker's tools (rabbitmqctl list_connections client_properties).
-    const model = await amqp.connect(this.url, { clientProperties: { connection_name: this.name } });
+    const model = await amqplib().connect(this.url, { clientProperties: { connection_name: this.name } });
     const channel = await model.createConfirmChannel();
     const lost = () => {
       if (this.model !== model) return;

@@ -5,7 +5,7 @@
 import { NodeLocked, NodeNotFound, PowerStateFailure } from '../../common/errors';
 import { log } from '../../common/log';
 import * as states from '../../common/states';
-import { scanNodes } from '../../db/repositories/conductor-node-queries';
+import { scanNodeSummaries } from '../../db/repositories/conductor-node-queries';
 import { withDeadline } from '../deadline';
 import { errorText } from '../error-handlers';
 import type { ConductorManager } from '../manager';
@@ -86,6 +86,8 @@ async function syncOne(manager: ConductorManager, task: Task, count: number): Pr
   return count;
 }
 
+const SCAN_BATCH = 500;
+
 export class PowerSync {
   private readonly counts = new Map<number, number>();
 
@@ -93,7 +95,7 @@ export class PowerSync {
 
   async syncPowerStates(): Promise<void> {
     const { ctx } = this.manager;
-    const nodes = await scanNodes(ctx.db, { maintenance: false });
+    const nodes = await scanNodeSummaries(ctx.db, { maintenance: false }, SCAN_BATCH, yieldToEventLoop);
     nodes.sort((a, b) => (this.counts.get(b.id) ?? 0) - (this.counts.get(a.id) ?? 0));
     for (const candidate of nodes) {
       await yieldToEventLoop();
@@ -116,7 +118,8 @@ export class PowerSync {
 
   async powerFailureRecovery(): Promise<void> {
     const { ctx } = this.manager;
-    const nodes = await scanNodes(ctx.db, { maintenance: true, fault: states.FAULT_POWER_FAILURE, reserved: false });
+    const nodes = await scanNodeSummaries(ctx.db, { maintenance: true, fault: states.FAULT_POWER_FAILURE, reserved: false },
+      SCAN_BATCH, yieldToEventLoop);
     for (const candidate of nodes) {
       await yieldToEventLoop();
       if (candidate.provision_state === states.ENROLL || candidate.target_power_state) continue;

@@ -2,7 +2,15 @@
  * A typed SNMP manager for one agent (GET and integer SET of a single object), over the npm
  * `net-snmp` package. Each request opens its own session so nothing lingers between calls.
  */
-import * as snmp from 'net-snmp';
+import type * as snmp from 'net-snmp';
+
+let loaded: typeof snmp | null = null;
+
+/** net-snmp is loaded on first use: most conductors drive no PDU, and it costs ~5 MiB resident. */
+function lib(): typeof snmp {
+  loaded ??= require('net-snmp') as typeof snmp;
+  return loaded;
+}
 
 export type SnmpVersion = '1' | '2c' | '3';
 export type SnmpAuthProtocol = 'none' | 'md5' | 'sha' | 'sha224' | 'sha256' | 'sha384' | 'sha512';
@@ -52,8 +60,8 @@ const GUARD_SLACK_MS = 1000;
 function securityLevel(v3: SnmpV3Credentials): number {
   const auth = v3.authProtocol && v3.authProtocol !== 'none';
   const priv = v3.privProtocol && v3.privProtocol !== 'none';
-  if (auth && priv) return snmp.SecurityLevel.authPriv;
-  return auth ? snmp.SecurityLevel.authNoPriv : snmp.SecurityLevel.noAuthNoPriv;
+  if (auth && priv) return lib().SecurityLevel.authPriv;
+  return auth ? lib().SecurityLevel.authNoPriv : lib().SecurityLevel.noAuthNoPriv;
 }
 
 function openSession(options: SnmpClientOptions, write: boolean): snmp.Session {
@@ -63,19 +71,32 @@ function openSession(options: SnmpClientOptions, write: boolean): snmp.Session {
     const user: snmp.V3User = {
       name: v3.user,
       level: securityLevel(v3),
-      ...(v3.authProtocol ? { authProtocol: snmp.AuthProtocols[v3.authProtocol], authKey: v3.authKey } : {}),
-      ...(v3.privProtocol ? { privProtocol: snmp.PrivProtocols[v3.privProtocol], privKey: v3.privKey } : {}),
+      ...(v3.authProtocol ? { authProtocol: lib().AuthProtocols[v3.authProtocol], authKey: v3.authKey } : {}),
+      ...(v3.privProtocol ? { privProtocol: lib().PrivProtocols[v3.privProtocol], privKey: v3.privKey } : {}),
     };
-    return snmp.createV3Session(options.address, user, { ...common, context: v3.contextName ?? '' });
+    return lib().createV3Session(options.address, user, { ...common, context: v3.contextName ?? '' });
   }
   const community = (write ? options.writeCommunity : options.readCommunity) ?? 'public';
-  const version = options.version === '1' ? snmp.Version1 : snmp.Version2c;
-  return snmp.createSession(options.address, community, { ...common, version });
+  const version = options.version === '1' ? lib().Version1 : lib().Version2c;
+  return lib().createSession(options.address, community, { ...common, version });
 }
 
+/**
+ * net-snmp's texts for an agent's USM Report PDUs (usmStats* counters), as pysnmp words them: the
+ * errors Ironic puts in last_error for a wrong SNMPv3 user, key or engine.
+ */
+const USM_REPORT_TEXTS: ReadonlyMap<string, string> = new Map([
+  ['Unsupported Security Level', 'Unsupported SNMP security level'],
+  ['Not In Time Window', 'SNMP message timing parameters not in windows of trust'],
+  ['Unknown User Name', 'Unknown USM user'],
+  ['Unknown Engine ID', 'Unknown SNMP engine ID encountered'],
+  ['Wrong Digest (incorrect password, community or key)', 'Wrong SNMP PDU digest'],
+  ['Decryption Error', 'Ciphering services not available or ciphertext is broken'],
+]);
+
 function translate(err: Error): SnmpError {
-  if (err instanceof snmp.RequestTimedOutError) return new SnmpTimeoutError('No SNMP response received before timeout');
-  return new SnmpRequestError(err.message);
+  if (err instanceof lib().RequestTimedOutError) return new SnmpTimeoutError('No SNMP response received before timeout');
+  return new SnmpRequestError(USM_REPORT_TEXTS.get(err.message) ?? err.message);
 }
 
 function plainValue(value: unknown): SnmpValue {
@@ -114,7 +135,7 @@ function request(options: SnmpClientOptions, write: boolean,
         if (error) return finish(translate(error));
         const varbind = varbinds[0];
         if (!varbind) return finish(new SnmpRequestError('Empty SNMP response'));
-        if (snmp.isVarbindError(varbind)) return finish(new SnmpRequestError(snmp.varbindError(varbind)));
+        if (lib().isVarbindError(varbind)) return finish(new SnmpRequestError(lib().varbindError(varbind)));
         finish(null, varbind);
       });
     } catch (err) {
@@ -134,6 +155,6 @@ export class SnmpClient {
 
   /** SNMP SET of one INTEGER object. */
   async setInteger(oid: string, value: number): Promise<void> {
-    await request(this.options, true, (s, cb) => s.set([{ oid, type: snmp.ObjectType.Integer, value }], cb));
+    await request(this.options, true, (s, cb) => s.set([{ oid, type: lib().ObjectType.Integer, value }], cb));
   }
 }
