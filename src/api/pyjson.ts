@@ -13,6 +13,7 @@ const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const SPACE = 0x20;
+const SMALL_BODY = 2048;
 
 /** The body bytes (pure ASCII) for a response. */
 export function pyJsonBytes(value: unknown): Buffer {
@@ -37,7 +38,8 @@ function escapeNonAscii(text: string): string {
  */
 function spaceSeparators(text: string): Buffer {
   const n = text.length;
-  const out = Buffer.allocUnsafeSlow(n * 2);
+  // Small bodies come from Node's shared buffer pool; big ones get their own, lazily touched, memory.
+  const out = n < SMALL_BODY ? Buffer.allocUnsafe(n * 2) : Buffer.allocUnsafeSlow(n * 2);
   let j = 0;
   let inString = false;
   for (let i = 0; i < n; i++) {

@@ -5,8 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ChassisNotFound, Invalid, IronicError, NotAcceptable } from '../../common/errors';
-import type { NodeRecord } from '../../db/models';
-import * as nodesRepo from '../../db/repositories/nodes';
+import type { NodeRecord, NodeWithRelations } from '../../db/models';
 import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
 import { isLogicalNameAt, NODE_RESERVED_WORDS } from '../node-lookup';
@@ -86,7 +85,8 @@ export async function createNode(ctx: ApiContext): Promise<void> {
   const values = { ...node, chassis_id: chassisId } as Partial<NodeRecord>;
   await conductorTopic(ctx, { uuid: String(values.uuid), driver: values.driver ?? null, conductor_group: values.conductor_group ?? '' }, true);
   const created = await repo(ctx.state.deps.conductor.createNode(values));
-  const fresh = await repo(nodesRepo.get(ctx.state.deps.db, created.uuid));
+  // The conductor returns the stored row; a node just created has no traits or tags yet.
+  const fresh: NodeWithRelations = { ...created, traits: [], tags: [] };
   const extras = await loadNodeExtras(ctx, [fresh], null);
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/nodes/${fresh.uuid}`);
