@@ -7,6 +7,8 @@
  * whether it is inside a string). Walking the value in JS instead built millions of short-lived
  * strings on a 1,000-node page, and an indented stringify is several times slower than compact.
  */
+import { STORED_JSON_MARK, withStoredJsonMarks } from '../db/stored-json';
+
 const HAS_NON_ASCII = /[\u007f-\uffff]/;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -17,10 +19,15 @@ const SMALL_BODY = 2048;
 
 /** The body bytes (pure ASCII) for a response. */
 export function pyJsonBytes(value: unknown): Buffer {
-  let text = JSON.stringify(value) as string | undefined;
-  if (text === undefined) return Buffer.from('null');
-  if (HAS_NON_ASCII.test(text)) text = escapeNonAscii(text);
-  return spaceSeparators(text);
+  const { result, texts } = withStoredJsonMarks(() => JSON.stringify(value) as string | undefined);
+  if (result === undefined) return Buffer.from('null');
+  const text = HAS_NON_ASCII.test(result) ? escapeNonAscii(result) : result;
+  return spaceSeparators(text, texts.map(asciiJson));
+}
+
+/** Stored JSON written by json.dumps is ASCII already; anything else is escaped the same way. */
+function asciiJson(text: string): string {
+  return Buffer.byteLength(text, 'utf8') === text.length ? text : escapeNonAscii(text);
 }
 
 export function pyJsonDumps(value: unknown): string {
@@ -33,25 +40,35 @@ function escapeNonAscii(text: string): string {
 }
 
 /**
- * Copies ASCII JSON text into a buffer, adding a space after each "," and ":" outside strings.
- * Sized for the worst case; pages of the tail never written are never touched, so cost nothing.
+ * Copies ASCII JSON text into a buffer, adding a space after each "," and ":" outside strings and
+ * putting each stored text in place of its marker string. Sized for the worst case; pages of the
+ * tail never written are never touched, so cost nothing.
  */
-function spaceSeparators(text: string): Buffer {
+function spaceSeparators(text: string, stored: string[]): Buffer {
   const n = text.length;
+  const size = n * 2 + stored.reduce((sum, t) => sum + t.length, 0);
   // Small bodies come from Node's shared buffer pool; big ones get their own, lazily touched, memory.
-  const out = n < SMALL_BODY ? Buffer.allocUnsafe(n * 2) : Buffer.allocUnsafeSlow(n * 2);
+  const out = size < SMALL_BODY ? Buffer.allocUnsafe(size) : Buffer.allocUnsafeSlow(size);
   let j = 0;
   let inString = false;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    out[j++] = c;
     if (inString) {
+      out[j++] = c;
       if (c === BACKSLASH) out[j++] = text.charCodeAt(++i);
       else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) {
+      if (stored.length > 0 && text.startsWith(STORED_JSON_MARK, i + 1)) {
+        const end = text.indexOf('"', i + 1 + STORED_JSON_MARK.length);
+        j += out.write(stored[Number(text.slice(i + 1 + STORED_JSON_MARK.length, end))], j, 'latin1');
+        i = end;
+        continue;
+      }
+      out[j++] = c;
       inString = true;
-    } else if (c === COMMA || c === COLON) {
-      out[j++] = SPACE;
+    } else {
+      out[j++] = c;
+      if (c === COMMA || c === COLON) out[j++] = SPACE;
     }
   }
   return out.subarray(0, j);

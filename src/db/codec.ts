@@ -4,6 +4,7 @@
  */
 import { ColumnKind, INSERT_DEFAULTS, TABLES, TableName } from './columns';
 import { pythonJsonDumps, pythonJsonLoads } from './python-json';
+import { StoredJson } from './stored-json';
 
 export type Dialect = 'sqlite' | 'mysql';
 export type DbValue = string | number | null;
@@ -97,11 +98,20 @@ function columnsOf(table: TableName): ReadonlyArray<readonly [string, ColumnKind
   return entries;
 }
 
-export function decodeRow<R>(table: TableName, row: Record<string, unknown>): R {
+/** A JSON column kept as its stored text (see StoredJson); a stored 'null' reads as NULL. */
+function storedJson(value: unknown): StoredJson | null {
+  const text = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
+  return text === 'null' ? null : new StoredJson(text);
+}
+
+/** `storedJson`: leave dict/list columns as their stored text, for rows that are only passed on. */
+export function decodeRow<R>(table: TableName, row: Record<string, unknown>, opts: { storedJson?: boolean } = {}): R {
   const out: Record<string, unknown> = {};
   for (const [key, kind] of columnsOf(table)) {
     const value = row[key];
-    out[key] = value === null || value === undefined ? null : decodeValue(kind, value);
+    if (value === null || value === undefined) out[key] = null;
+    else if (opts.storedJson && (kind === 'dict' || kind === 'list')) out[key] = storedJson(value);
+    else out[key] = decodeValue(kind, value);
   }
   return out as R;
 }

@@ -200,6 +200,7 @@ export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, de
     limit, marker: a.marker ?? undefined, sortKey: a.sortKey, sortDir,
     withoutRelations: fields !== null && !fields.includes('traits'),
     columns: nodeColumnsFor(fields),
+    storedJson: true,
   }));
   if (a.conductor !== null) nodes = await filterByConductor(ctx, nodes, a.conductor);
   const extras = await loadNodeExtras(ctx, nodes, fields);

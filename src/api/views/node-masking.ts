@@ -3,6 +3,8 @@
  * show_instance_secrets policies: oslo strutils.mask_dict_password on driver_info and instance_info,
  * then configdrive, image_url and the agent token replaced outright.
  */
+import { StoredJson } from '../../db/stored-json';
+
 export const SECRET = '******';
 
 /** oslo.utils strutils._SANITIZE_KEYS: a key containing any of these (case-insensitively) is secret. */
@@ -69,4 +71,33 @@ export function maskInstanceInfo(info: Record<string, unknown>): Record<string, 
 export function maskDriverInternalInfo(info: Record<string, unknown>): Record<string, unknown> {
   if (!truthy(info.agent_secret_token)) return info;
   return { ...info, agent_secret_token: SECRET };
+}
+
+/** A dict column as a view receives it: decoded, or its stored text on list paths. */
+export type DictColumn = Record<string, unknown> | StoredJson;
+
+const ANY_SANITIZE_KEY = new RegExp(SANITIZE_KEYS.map(escapeRe).join('|'), 'i');
+const ANY_INSTANCE_SECRET = new RegExp([...SANITIZE_KEYS, 'image_url'].map(escapeRe).join('|'), 'i');
+const AGENT_TOKEN = /agent_secret_token/;
+
+/**
+ * Masks a dict column; stored text that names no secret key anywhere (keys and values are both
+ * in the text) cannot change under the mask, so it is passed on unparsed.
+ */
+function maskColumn(value: DictColumn, mayHoldSecret: RegExp,
+  mask: (d: Record<string, unknown>) => Record<string, unknown>): DictColumn {
+  if (!(value instanceof StoredJson)) return mask(value);
+  return mayHoldSecret.test(value.text) ? mask(value.parse() as Record<string, unknown>) : value;
+}
+
+export function maskDriverInfoColumn(value: DictColumn): DictColumn {
+  return maskColumn(value, ANY_SANITIZE_KEY, maskDictPassword);
+}
+
+export function maskInstanceInfoColumn(value: DictColumn): DictColumn {
+  return maskColumn(value, ANY_INSTANCE_SECRET, maskInstanceInfo);
+}
+
+export function maskDriverInternalInfoColumn(value: DictColumn): DictColumn {
+  return maskColumn(value, AGENT_TOKEN, maskDriverInternalInfo);
 }

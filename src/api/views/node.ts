@@ -8,7 +8,9 @@ import { Invalid } from '../../common/errors';
 import type { NodeRecord, NodeTraitRecord } from '../../db/models';
 import { Link, makeLink, selfAndBookmark } from '../links';
 import { V } from '../versions';
-import { maskDictPassword, maskDriverInternalInfo, maskInstanceInfo } from './node-masking';
+import {
+  DictColumn, maskDriverInfoColumn, maskDriverInternalInfoColumn, maskInstanceInfoColumn,
+} from './node-masking';
 import { isoformat } from './resource-dict';
 
 /** _get_fields_for_node_query's valid_fields: the object fields shown, in Ironic's order. */
@@ -145,9 +147,9 @@ function viewValue(node: NodeWithTraits, key: string, base: string, extras: Node
     case 'conductor': return extras.conductor ?? null;
     case 'allocation_uuid': return extras.allocationUuid ?? null;
     case 'chassis_uuid': return extras.chassisUuid ?? null;
-    case 'driver_info': return maskDictPassword(fieldValue(node, key) as Record<string, unknown>);
-    case 'instance_info': return maskInstanceInfo(fieldValue(node, key) as Record<string, unknown>);
-    case 'driver_internal_info': return maskDriverInternalInfo(fieldValue(node, key) as Record<string, unknown>);
+    case 'driver_info': return maskDriverInfoColumn(fieldValue(node, key) as DictColumn);
+    case 'instance_info': return maskInstanceInfoColumn(fieldValue(node, key) as DictColumn);
+    case 'driver_internal_info': return maskDriverInternalInfoColumn(fieldValue(node, key) as DictColumn);
     default: return SUB_LINKS.has(key) ? subLinks(base, node.uuid, key) : fieldValue(node, key);
   }
 }

@@ -77,6 +77,8 @@ export interface NodeListOptions extends PageOptions {
   withoutRelations?: boolean;
   /** Only these node columns are read (others come back null); all of them when absent. */
   columns?: readonly string[];
+  /** JSON columns come back as StoredJson (their stored text), for views that only pass them on. */
+  storedJson?: boolean;
 }
 
 export async function list(db: Database, filters: NodeFilters = {}, opts: NodeListOptions = {}):
@@ -86,7 +88,8 @@ export async function list(db: Database, filters: NodeFilters = {}, opts: NodeLi
   applyNodeFilters(query, filters, db.dialect);
   applyPage(query, 'nodes', opts, marker);
   const rows = await query as Array<Record<string, unknown>>;
-  const nodes = rows.map((r) => decodeRow<NodeRecord>('nodes', r));
+  const decodeOpts = { storedJson: opts.storedJson };
+  const nodes = rows.map((r) => decodeRow<NodeRecord>('nodes', r, decodeOpts));
   if (opts.withoutRelations) return nodes.map((n) => Object.assign(n, { traits: [], tags: [] }));
   return attachRelations(db.knex, nodes);
 }
