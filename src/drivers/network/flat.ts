@@ -3,6 +3,7 @@
  * portgroup (network/flat.py with VIFPortIDMixin). No Neutron calls are made.
  */
 import type { DriverTask, NetworkInterface, VifAttachInfo } from '../base';
+import { NO_NETWORK_SWITCHING } from './noop';
 import { currentVif, findByVif, isPortgroup, listVifs, pickFreePortLike, TENANT_VIF_KEY } from './vif-ports';
 
 async function attach(task: DriverTask, vif: VifAttachInfo): Promise<void> {
@@ -31,15 +32,6 @@ export function createFlatNetwork(): NetworkInterface {
     vifAttach: attach,
     vifDetach: detach,
     getCurrentVif: (_task, p) => currentVif(p),
-    async portChanged() {},
-    async portgroupChanged() {},
-    async validatePortCreate() {},
-    async addProvisioningNetwork() {},
-    async removeProvisioningNetwork() {},
-    async configureTenantNetworks() {},
-    // Nothing to bind or unbind without Neutron; VIF records stay until detached, as in Ironic.
-    async unconfigureTenantNetworks() {},
-    async addCleaningNetwork() {},
-    async removeCleaningNetwork() {},
+    ...NO_NETWORK_SWITCHING,
   };
 }
