@@ -6,7 +6,7 @@
  */
 import { IPMIFailure, InvalidParameterValue, MissingParameterValue } from '../common/errors';
 import { log } from '../common/log';
-import { pyRepr } from '../common/pyrepr';
+import { pyRepr, pyStr, pyTruthy } from '../common/pyrepr';
 import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as ipmi from '../protocols/ipmi';
@@ -64,18 +64,6 @@ export interface IpmiDriverInfo {
   bridging: ipmi.BridgingOptions | undefined;
   forceBootDevice: boolean;
   cipherSuite: number | null;
-}
-
-/** Python's `%s` of a driver_info value. */
-function pyStr(value: unknown): string {
-  return typeof value === 'string' ? value : pyRepr(value);
-}
-
-/** Python truthiness of a JSON value (`not info.get(key)`). */
-function present(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
-  return value !== undefined && value !== null && value !== '' && value !== false && value !== 0;
 }
 
 /** oslo strutils.bool_from_string (not strict): anything but a true word is false. */
@@ -138,7 +126,7 @@ function parseBridging(info: Record<string, unknown>): ipmi.BridgingOptions | un
 }
 
 function parseKg(raw: unknown): string | null {
-  if (!present(raw)) return null;
+  if (!pyTruthy(raw)) return null;
   const key = pyStr(raw);
   if (key.length % 2 !== 0) throw new InvalidParameterValue('Number of ipmi_hex_kg_key characters is not even');
   try {
@@ -161,7 +149,7 @@ function parseCipherSuite(raw: unknown, protocolVersion: string): number | null 
 export function parseIpmiDriverInfo(node: NodeRecord): IpmiDriverInfo {
   const info = (node.driver_info ?? {}) as Record<string, unknown>;
   const internal = (node.driver_internal_info ?? {}) as Record<string, unknown>;
-  const missing = Object.keys(REQUIRED_PROPERTIES).filter((k) => !present(info[k]));
+  const missing = Object.keys(REQUIRED_PROPERTIES).filter((k) => !pyTruthy(info[k]));
   if (missing.length > 0) {
     throw new MissingParameterValue(`Missing the following IPMI credentials in node's driver_info: ${pyRepr(missing)}.`);
   }
@@ -170,7 +158,7 @@ export function parseIpmiDriverInfo(node: NodeRecord): IpmiDriverInfo {
     throw new InvalidParameterValue(`Invalid IPMI protocol version value ${protocolVersion}, the valid value can be ` +
       `one of ${VALID_PROTO_VERSIONS.join(', ')}`);
   }
-  const terminalPort = present(info.ipmi_terminal_port) ? info.ipmi_terminal_port : internal.allocated_ipmi_terminal_port;
+  const terminalPort = pyTruthy(info.ipmi_terminal_port) ? info.ipmi_terminal_port : internal.allocated_ipmi_terminal_port;
   if (terminalPort !== undefined && terminalPort !== null) validatePort(terminalPort, 'ipmi_terminal_port');
   const port = info.ipmi_port === undefined || info.ipmi_port === null ? null : validatePort(info.ipmi_port, 'ipmi_port');
   const bridging = parseBridging(info);
@@ -181,7 +169,7 @@ export function parseIpmiDriverInfo(node: NodeRecord): IpmiDriverInfo {
   }
   const hexKgKey = parseKg(info.ipmi_hex_kg_key);
   const cipherSuite = parseCipherSuite(info.ipmi_cipher_suite, protocolVersion);
-  const username = present(info.ipmi_username) ? pyStr(info.ipmi_username) : null;
+  const username = pyTruthy(info.ipmi_username) ? pyStr(info.ipmi_username) : null;
   const password = info.ipmi_password === undefined ? '' : pyStr(info.ipmi_password);
   if (!username) log.warning(`ipmi_username is not defined or empty for node ${node.uuid}: NULL user will be utilized.`);
   if (!password) log.warning(`ipmi_password is not defined or empty for node ${node.uuid}: NULL password will be utilized.`);

@@ -9,7 +9,7 @@ import { isIPv6 } from 'node:net';
 import {
   InvalidParameterValue, MissingParameterValue, RedfishConnectionError, RedfishError,
 } from '../common/errors';
-import { pyRepr } from '../common/pyrepr';
+import { pyStr, pyTruthy } from '../common/pyrepr';
 import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as redfish from '../protocols/redfish';
@@ -51,22 +51,10 @@ export interface RedfishDriverInfo {
   authType: redfish.AuthType;
 }
 
-/** Python's `%s` of a driver_info value, as Ironic's messages print it. */
-function pyStr(value: unknown): string {
-  return typeof value === 'string' ? value : pyRepr(value);
-}
-
-/** Python truthiness of a JSON value (`not driver_info.get(key)`). */
-function present(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
-  return value !== undefined && value !== null && value !== '' && value !== false && value !== 0;
-}
-
 /** parse_driver_info: MissingParameterValue / InvalidParameterValue with Ironic's texts. */
 export function parseRedfishDriverInfo(node: NodeRecord, conf: Config): RedfishDriverInfo {
   const info = (node.driver_info ?? {}) as Record<string, unknown>;
-  if (!present(info.redfish_address)) {
+  if (!pyTruthy(info.redfish_address)) {
     throw new MissingParameterValue(
       `Missing the following Redfish properties in node ${node.uuid} driver_info: ['redfish_address']`);
   }

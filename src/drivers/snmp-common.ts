@@ -5,7 +5,7 @@
  */
 import { InvalidParameterValue, MissingParameterValue, SNMPFailure } from '../common/errors';
 import { log } from '../common/log';
-import { pyRepr } from '../common/pyrepr';
+import { pyRepr, pyStr, pyTruthy } from '../common/pyrepr';
 import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as snmp from '../protocols/snmp';
@@ -71,17 +71,6 @@ export interface SnmpDriverInfo {
   v3?: snmp.SnmpV3Credentials;
 }
 
-function pyStr(value: unknown): string {
-  return typeof value === 'string' ? value : pyRepr(value);
-}
-
-/** Python truthiness of a JSON value (`not info.get(key)`). */
-function present(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
-  return value !== undefined && value !== null && value !== '' && value !== false && value !== 0;
-}
-
 /** Python int() of a JSON value, or null when it would raise. */
 function pyInt(value: unknown): number | null {
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -103,7 +92,7 @@ function parsePort(value: unknown): number {
 function parseCommunities(info: Record<string, unknown>, version: string): { read: string; write: string } {
   const read = info.snmp_community_read ?? info.snmp_community;
   const write = info.snmp_community_write ?? info.snmp_community;
-  if (!present(read) || !present(write)) {
+  if (!pyTruthy(read) || !pyTruthy(write)) {
     throw new MissingParameterValue('SNMP driver requires `snmp_community` or `snmp_community_read`/' +
       `\`snmp_community_write\` properties to be set for version ${version}.`);
   }
@@ -186,7 +175,7 @@ function parseOutlet(value: unknown): number {
 /** _parse_driver_info: MissingParameterValue / InvalidParameterValue with Ironic's texts, in its order. */
 export function parseSnmpDriverInfo(node: NodeRecord): SnmpDriverInfo {
   const info = (node.driver_info ?? {}) as Record<string, unknown>;
-  const missing = Object.keys(REQUIRED_PROPERTIES).filter((k) => !present(info[k]));
+  const missing = Object.keys(REQUIRED_PROPERTIES).filter((k) => !pyTruthy(info[k]));
   if (missing.length > 0) {
     throw new MissingParameterValue(`SNMP driver requires the following parameters to be set in node's driver_info: ${pyRepr(missing)}.`);
   }

@@ -3,15 +3,12 @@
  * name and raw value, returns the converted value, and throws InvalidParameterValue when it does not fit.
  */
 import { InvalidParameterValue } from '../../common/errors';
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr, pyStr } from '../../common/pyrepr';
 import { schemaErrorMessage, Schema } from './jsonschema';
 
 export type Validator<T = unknown> = (name: string, value: unknown) => T;
 
-/** Python's str() of a JSON value, as `%s` formats it in the messages. */
-export function pyStr(value: unknown): string {
-  return typeof value === 'string' ? value : pyRepr(value);
-}
+export { pyStr };
 
 /** oslo uuidutils.is_uuid_like: what uuid.UUID() accepts and round-trips (urn:uuid:, braces, any dashes). */
 export function isUuidLike(value: unknown): value is string {

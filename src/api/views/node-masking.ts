@@ -3,6 +3,7 @@
  * show_instance_secrets policies: oslo strutils.mask_dict_password on driver_info and instance_info,
  * then configdrive, image_url and the agent token replaced outright.
  */
+import { pyTruthy } from '../../common/pyrepr';
 import { StoredJson } from '../../db/stored-json';
 
 export const SECRET = '******';
@@ -54,22 +55,15 @@ export function maskDictPassword(dict: Record<string, unknown>): Record<string, 
   return out;
 }
 
-function truthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isMapping(value)) return Object.keys(value).length > 0;
-  return true;
-}
-
 export function maskInstanceInfo(info: Record<string, unknown>): Record<string, unknown> {
   const out = maskDictPassword(info);
-  if (truthy(out.configdrive)) out.configdrive = SECRET;
-  if (truthy(out.image_url)) out.image_url = SECRET;
+  if (pyTruthy(out.configdrive)) out.configdrive = SECRET;
+  if (pyTruthy(out.image_url)) out.image_url = SECRET;
   return out;
 }
 
 export function maskDriverInternalInfo(info: Record<string, unknown>): Record<string, unknown> {
-  if (!truthy(info.agent_secret_token)) return info;
+  if (!pyTruthy(info.agent_secret_token)) return info;
   return { ...info, agent_secret_token: SECRET };
 }
 

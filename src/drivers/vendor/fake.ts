@@ -5,6 +5,7 @@
  */
 import { InvalidParameterValue, MissingParameterValue, VendorPassthruException } from '../../common/errors';
 import type { VendorInterface, VendorRoute } from '../base';
+import { pyTruthy } from '../../common/pyrepr';
 
 const ROUTES: Readonly<Record<string, VendorRoute>> = {
   fourth_method_shared_lock: {
@@ -18,13 +19,6 @@ const ROUTES: Readonly<Record<string, VendorRoute>> = {
 const MAGIC: Readonly<Record<string, string>> = {
   fourth_method_shared_lock: 'woof', second_method: 'kazoo', third_method_sync: 'meow',
 };
-
-/** Python truthiness, as FakeVendorB.validate tests `not bar`. */
-function pyTruthy(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
-  return Boolean(value);
-}
 
 export function createFakeVendor(): VendorInterface {
   return {
