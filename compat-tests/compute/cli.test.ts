@@ -1,105 +1,86 @@
 /**
- * The built `ironic-compute` CLI against a fresh server (ironic-ts, or the reference Ironic with
- * IRONIC_TS_COMPAT_TARGET=reference): boot an available node to active, list it, delete it.
+ * The built `ironic-compute` CLI on fake-hardware: the whole lifecycle (cli-lifecycle.ts), then the
+ * failures Nova's compat test provokes, reported as Nova's driver reports them: a deploy Ironic
+ * refuses at validation (ValidationError, node released) and one that fails in the conductor
+ * (InstanceDeployFailure with last_error; delete recovers the node).
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-import { startTarget, Target } from '../support/target';
-import { IronicClient, IronicNode } from '../../src/compute/client';
+import { freePort, startIronicTs, Target } from '../support/target';
+import { IronicClient } from '../../src/compute/client';
+import { availableNode, cli, computeCliLifecycle } from './cli-lifecycle';
 
-const run = promisify(execFile);
-const CLI = path.resolve(__dirname, '..', '..', 'src', 'cmd', 'ironic-compute.js');
+const FAKE_CONF = `enabled_network_interfaces = noop,flat
+enabled_rescue_interfaces = fake,no-rescue`;
+const FAKE_NODE = { driver: 'fake-hardware', console_interface: 'fake', rescue_interface: 'fake', boot_interface: 'fake' };
 
-async function cli(url: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, '--url', url, '--interval', '0.1', '--timeout', '40', ...args]);
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+computeCliLifecycle({ label: 'fake-hardware', extraConf: FAKE_CONF, nodeBody: () => FAKE_NODE, rescue: true, console: true });
 
-async function waitState(client: IronicClient, node: string, state: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const n = await client.getNode(node);
-    if (n.provision_state === state && n.target_provision_state === null) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`node ${node} never reached ${state}`);
-}
-
-describe('ironic-compute CLI', () => {
+describe('ironic-compute CLI: failed deployments and bad input on fake-hardware', { timeout: 300000 }, () => {
   let target: Target;
   let client: IronicClient;
-  let dir: string;
   let node: string;
 
   before(async () => {
-    target = await startTarget();
+    target = await startIronicTs(fs.mkdtempSync(path.join(os.tmpdir(), 'ironic-compute-fail-')), await freePort(), FAKE_CONF);
     client = new IronicClient({ url: target.url });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compute-cli-'));
-    const created = await client.request<IronicNode>('POST', '/v1/nodes', {
-      driver: 'fake-hardware', name: 'cli-node', properties: { cpus: 2, memory_mb: 4096, local_gb: 20 },
-    });
-    node = created.uuid;
-    await client.setProvisionState(node, { target: 'manage' });
-    await waitState(client, node, 'manageable');
-    await client.setProvisionState(node, { target: 'provide' });
-    await waitState(client, node, 'available');
+    node = (await availableNode(client, { name: 'fail-node', ...FAKE_NODE })).uuid;
+    // Nova's compat test's two operator mistakes: a template overriding the core deploy step
+    // (refused at validation), and one disabling it (accepted, then no deploy steps to run).
+    await client.request('POST', '/v1/deploy_templates', { name: 'CUSTOM_BROKEN_TEMPLATE', steps: [{ interface: 'deploy', step: 'deploy', args: {}, priority: 50 }] });
+    await client.request('POST', '/v1/deploy_templates', { name: 'CUSTOM_NO_DEPLOY_STEP', steps: [{ interface: 'deploy', step: 'deploy', args: {}, priority: 0 }] });
+    await client.request('PUT', `/v1/nodes/${node}/traits`, { traits: ['CUSTOM_BROKEN_TEMPLATE', 'CUSTOM_NO_DEPLOY_STEP'] });
   });
-  after(async () => {
-    await target.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(async () => target?.stop());
 
-  it('boots a node to active with progress lines', async () => {
-    const key = path.join(dir, 'id.pub');
-    fs.writeFileSync(key, 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAITestKey cli@test\n');
-    const userData = path.join(dir, 'user-data');
-    fs.writeFileSync(userData, '#cloud-config\n');
-    const r = await cli(target.url, 'boot', '--node', 'cli-node', '--image', 'http://127.0.0.1:1/img.qcow2',
-      '--ssh-key', key, '--user-data', userData, '--name', 'vm-1', '--instance-uuid', '0f0e0d0c-1111-4222-8333-444455556666');
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`^boot: instance 0f0e0d0c-1111-4222-8333-444455556666 \\(vm-1\\) on node ${node}$`, 'm'));
-    assert.match(r.stdout, /^deploying: node \S+ provision_state=\S+/m);
-    assert.match(r.stdout, new RegExp(`^active: node ${node} instance 0f0e0d0c-1111-4222-8333-444455556666$`, 'm'));
-    const n = await client.getNode(node);
-    assert.equal(n.provision_state, 'active');
-    assert.equal(n.instance_uuid, '0f0e0d0c-1111-4222-8333-444455556666');
-    assert.equal(n.instance_info.display_name, 'vm-1');
-    assert.equal(n.instance_info.image_source, 'http://127.0.0.1:1/img.qcow2');
-  });
-
-  it('lists the node with its instance', async () => {
-    const r = await cli(target.url, 'list');
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`^${node}\\tcli-node\\t0f0e0d0c-1111-4222-8333-444455556666\\tactive\\t`, 'm'));
-  });
-
-  it('fails a second boot with the conflict on stderr', async () => {
-    const r = await cli(target.url, 'boot', '--node', node, '--image', 'http://127.0.0.1:1/other.qcow2');
+  it('a deploy Ironic refuses at validation: ValidationError with the reasons, the node released', async () => {
+    const r = await cli(target.url, 'boot', '--node', node, '--image', 'http://127.0.0.1:1/img', '--trait', 'CUSTOM_BROKEN_TEMPLATE');
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^error: NodeAlreadyAssociatedError: node \S+ already has an instance/m);
-  });
-
-  it('deletes the instance back to available', async () => {
-    const r = await cli(target.url, 'delete', '--node', 'cli-node');
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`^deleted: node ${node} provision_state=available$`, 'm'));
+    assert.match(r.stderr, new RegExp(`^error: ValidationError: Ironic node: ${node} failed to validate\\. \\(deploy: \\{'result': False, 'reason': `, 'm'));
+    assert.ok(r.stderr.includes('Matching deploy templates: CUSTOM_BROKEN_TEMPLATE.'), r.stderr);
+    assert.match(r.stderr, /power: \{'result': True\}, storage: \{'result': True\}\)$/m);
     const n = await client.getNode(node);
+    assert.equal(n.provision_state, 'available');
     assert.equal(n.instance_uuid, null);
     assert.deepEqual(n.instance_info, {});
+    assert.equal(n.last_error, null);
   });
 
-  it('rejects a missing command', async () => {
-    const r = await cli(target.url);
+  it('a deploy that fails in the conductor: InstanceDeployFailure with last_error; delete recovers the node', async () => {
+    const r = await cli(target.url, 'boot', '--node', node, '--image', 'http://127.0.0.1:1/img', '--trait', 'CUSTOM_NO_DEPLOY_STEP',
+      '--instance-uuid', 'bbbbbbbb-0000-4000-8000-000000000001');
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^error: a command is required/m);
+    assert.match(r.stderr, /^error: InstanceDeployFailure: Failed to provision instance bbbbbbbb-0000-4000-8000-000000000001: No deploy steps returned by the driver$/m);
+    const failed = await client.getNode(node);
+    assert.equal(failed.provision_state, 'deploy failed');
+    assert.equal(failed.last_error, 'No deploy steps returned by the driver');
+    assert.equal(failed.instance_uuid, 'bbbbbbbb-0000-4000-8000-000000000001');
+    assert.deepEqual(failed.instance_info.traits, ['CUSTOM_NO_DEPLOY_STEP']);
+    const shown = await cli(target.url, 'show', '--node', node);
+    assert.match(shown.stdout, /^last_error: No deploy steps returned by the driver$/m);
+    const d = await cli(target.url, 'delete', '--node', node);
+    assert.equal(d.code, 0, d.stderr);
+    const n = await client.getNode(node);
+    assert.equal(n.provision_state, 'available');
+    assert.equal(n.instance_uuid, null);
+    assert.deepEqual(n.instance_info, {});
+    assert.equal(n.last_error, null);
+  });
+
+  it('rejects bad command lines with the usage', async () => {
+    const none = await cli(target.url);
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /^error: a command is required$/m);
+    assert.match(none.stderr, /^ {2}rescue \(--instance UUID \| --node N\) \[--password P\]$/m);
+    const unknown = await cli(target.url, 'migrate');
+    assert.match(unknown.stderr, /^error: unknown command: migrate$/m);
+    const noVif = await cli(target.url, 'attach-interface', '--node', node);
+    assert.match(noVif.stderr, /^error: --vif is required$/m);
+    const badNet = await cli(target.url, 'boot', '--node', node, '--image', 'x', '--network', 'ip=192.0.2.1/24');
+    assert.match(badNet.stderr, /^error: --network needs vif=ID/m);
+    assert.equal((await client.getNode(node)).instance_uuid, null, 'nothing was reserved');
   });
 });

@@ -4,6 +4,7 @@
  * `{"error_message": "<json text with faultstring>"}` wrapper into IronicApiError.
  */
 import { IronicApiError } from './errors';
+import type { PortLike } from './network-metadata';
 
 export const DEFAULT_API_VERSION = '1.82';
 
@@ -26,6 +27,13 @@ export interface IronicNode {
   instance_info: Record<string, unknown>;
   traits?: string[];
   resource_class?: string | null;
+  console_enabled?: boolean;
+}
+
+/** GET /v1/nodes/{id}/states/console. */
+export interface NodeConsole {
+  console_enabled: boolean;
+  console_info: { type?: string; url?: string } | null;
 }
 
 export interface PatchOp {
@@ -49,7 +57,7 @@ export interface ClientOptions {
 /** The node fields Nova asks for (driver._NODE_FIELDS), plus name and instance_info for our callers. */
 export const NODE_FIELDS = [
   'uuid', 'name', 'power_state', 'target_power_state', 'provision_state', 'target_provision_state',
-  'last_error', 'maintenance', 'properties', 'instance_uuid', 'instance_info', 'traits', 'resource_class',
+  'last_error', 'maintenance', 'properties', 'instance_uuid', 'instance_info', 'traits', 'resource_class', 'console_enabled',
 ];
 
 export class IronicClient {
@@ -109,8 +117,8 @@ export class IronicClient {
     await this.request('PUT', `/v1/nodes/${encodeURIComponent(ident)}/states/provision`, body);
   }
 
-  async setPowerState(ident: string, target: string): Promise<void> {
-    await this.request('PUT', `/v1/nodes/${encodeURIComponent(ident)}/states/power`, { target });
+  async setPowerState(ident: string, target: string, timeout?: number): Promise<void> {
+    await this.request('PUT', `/v1/nodes/${encodeURIComponent(ident)}/states/power`, timeout ? { target, timeout } : { target });
   }
 
   async attachVif(ident: string, vifId: string): Promise<void> {
@@ -119,6 +127,36 @@ export class IronicClient {
 
   async detachVif(ident: string, vifId: string): Promise<void> {
     await this.request('DELETE', `/v1/nodes/${encodeURIComponent(ident)}/vifs/${encodeURIComponent(vifId)}`);
+  }
+
+  /** Nova's node.list_ports(detail=True). */
+  async listPorts(node: string): Promise<PortLike[]> {
+    const body: { ports: PortLike[] } = await this.request('GET', `/v1/ports?node=${encodeURIComponent(node)}&detail=True`);
+    return body.ports;
+  }
+
+  /** Nova's portgroup.list(node=, detail=True). */
+  async listPortgroups(node: string): Promise<PortLike[]> {
+    const body: { portgroups: PortLike[] } = await this.request('GET', `/v1/portgroups?node=${encodeURIComponent(node)}&detail=True`);
+    return body.portgroups;
+  }
+
+  /** Nova's node.list_volume_targets(detail=True). */
+  async listVolumeTargets(node: string): Promise<Array<{ uuid: string; volume_id: string }>> {
+    const body: { targets: Array<{ uuid: string; volume_id: string }> } = await this.request('GET', `/v1/nodes/${encodeURIComponent(node)}/volume/targets?detail=True`);
+    return body.targets;
+  }
+
+  async deleteVolumeTarget(uuid: string): Promise<void> {
+    await this.request('DELETE', `/v1/volume/targets/${encodeURIComponent(uuid)}`);
+  }
+
+  getConsole(ident: string): Promise<NodeConsole> {
+    return this.request<NodeConsole>('GET', `/v1/nodes/${encodeURIComponent(ident)}/states/console`);
+  }
+
+  async setConsoleMode(ident: string, enabled: boolean): Promise<void> {
+    await this.request('PUT', `/v1/nodes/${encodeURIComponent(ident)}/states/console`, { enabled });
   }
 
   async listVifs(ident: string): Promise<string[]> {
