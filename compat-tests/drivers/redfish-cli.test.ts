@@ -9,9 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startRedfishEmulator, RedfishEmulator } from '../../src/emulators/redfish';
 import { freePort, startIronicTs, Target } from '../support/target';
-import { baremetal, parseJson, RunResult } from '../support/python';
+import { cliNodeClient } from '../support/cli-node';
 
-type Row = Record<string, unknown>;
 const USER = 'admin';
 const PASSWORD = 'secret';
 
@@ -49,51 +48,12 @@ after(async () => {
   await bmc?.stop();
 });
 
-function bm(args: string[]): Promise<RunResult> {
-  return baremetal(target.url, args);
-}
-
-async function bmJson<T = Row>(args: string[]): Promise<T> {
-  return parseJson<T>(await bm([...args, '-f', 'json']));
-}
-
-async function bmOk(args: string[]): Promise<void> {
-  const res = await bm(args);
-  assert.equal(res.code, 0, `baremetal ${args.join(' ')}: ${res.stderr}`);
-}
-
-const API_HEADERS = { 'X-OpenStack-Ironic-API-Version': '1.82', 'Content-Type': 'application/json' };
-
-/** A direct API call, for the steps that are not what this test checks (the CLI is slow to start). */
-async function api(method: string, urlPath: string, body?: unknown): Promise<Row> {
-  const res = await fetch(`${target.url}${urlPath}`, { method, headers: API_HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  assert.ok(res.ok, `${method} ${urlPath}: ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as Row) : {};
-}
-
-/** Polls the node over the API until pred holds and no task holds it. */
-async function waitNode(uuid: string, pred: (n: Row) => boolean, what: string, timeoutMs = 20000): Promise<Row> {
-  const deadline = Date.now() + timeoutMs;
-  let node: Row = {};
-  while (Date.now() < deadline) {
-    node = await api('GET', `/v1/nodes/${uuid}`);
-    if (pred(node) && node.reservation === null) return node;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`node ${uuid} never reached: ${what}; last ${JSON.stringify(node).slice(0, 600)}`);
-}
+const { bmJson, bmOk, api, waitNode, manage, validate, expectSyncMaintenance } = cliNodeClient(() => target.url);
 
 function redfishInfo(systemId: string, password = PASSWORD): Record<string, string> {
   return {
     redfish_address: bmc.url, redfish_username: USER, redfish_password: password, redfish_system_id: `/redfish/v1/Systems/${systemId}`,
   };
-}
-
-/** enroll -> manageable: verification reads the power state through the redfish driver. */
-async function manage(uuid: string): Promise<Row> {
-  await api('PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'manage' });
-  return waitNode(uuid, (n) => n.provision_state === 'manageable', 'manageable');
 }
 
 test('create, validate, power on/off/reboot, boot device, and power sync noticing a change on the BMC', async () => {
@@ -105,8 +65,7 @@ test('create, validate, power on/off/reboot, boot device, and power sync noticin
   assert.equal(created.management_interface, 'redfish');
   const uuid = String(created.uuid);
 
-  const validation = await bmJson<Row[]>(['node', 'validate', uuid]);
-  const byIface = Object.fromEntries(validation.map((r) => [r.Interface, r]));
+  const byIface = await validate(uuid);
   assert.equal(byIface.power.Result, true, JSON.stringify(byIface.power));
   assert.equal(byIface.management.Result, true, JSON.stringify(byIface.management));
 
@@ -150,10 +109,5 @@ test('wrong credentials: a clear last_error, then maintenance with fault "power 
   assert.match(String(failed.last_error), /Redfish exception occurred\. Error: .*401/);
   assert.equal(bmc.system('2').powerState, 'Off');
 
-  await waitNode(uuid, (n) => n.maintenance === true, 'maintenance after repeated sync failures');
-  const shown = await bmJson(['node', 'show', uuid, '--fields', 'maintenance', 'fault', 'maintenance_reason', 'last_error']);
-  assert.equal(shown.maintenance, true);
-  assert.equal(shown.fault, 'power failure');
-  assert.match(String(shown.maintenance_reason), /^During sync_power_state, max retries exceeded for node /);
-  assert.match(String(shown.last_error), /Redfish exception occurred\. Error: .*401/);
+  await expectSyncMaintenance(uuid, /Redfish exception occurred\. Error: .*401/);
 });

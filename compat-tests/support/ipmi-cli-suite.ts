@@ -11,9 +11,7 @@ import * as path from 'node:path';
 import { SimBmc } from '../../src/protocols/ipmi/sim';
 import { ipmitool, PASSWORD, USER } from '../../test/protocols/ipmi/simulators';
 import { freePort, startIronicTs, Target } from './target';
-import { baremetal, parseJson, RunResult } from './python';
-
-type Row = Record<string, unknown>;
+import { cliNodeClient } from './cli-node';
 
 /** Later lines win, so these override referenceLikeConf's fake-only choices. */
 function extraConf(useBinary: boolean): string {
@@ -33,8 +31,6 @@ power_state_change_timeout = 10
 `;
 }
 
-const API_HEADERS = { 'X-OpenStack-Ironic-API-Version': '1.82', 'Content-Type': 'application/json' };
-
 /** Defines the suite for one [ipmi]use_ipmitool_binary value. */
 export function ipmiCliSuite(useBinary: boolean): void {
   describe(`ipmi through the baremetal CLI ([ipmi]use_ipmitool_binary = ${useBinary})`, () => {
@@ -53,40 +49,7 @@ export function ipmiCliSuite(useBinary: boolean): void {
       await bmc?.stop();
     });
 
-    const bm = (args: string[]): Promise<RunResult> => baremetal(target.url, args);
-
-    async function bmJson<T = Row>(args: string[]): Promise<T> {
-      return parseJson<T>(await bm([...args, '-f', 'json']));
-    }
-
-    async function bmOk(args: string[]): Promise<void> {
-      const res = await bm(args);
-      assert.equal(res.code, 0, `baremetal ${args.join(' ')}: ${res.stderr}`);
-    }
-
-    /** A direct API call, for steps this test does not check (the CLI is slow to start). */
-    async function api(method: string, urlPath: string, body?: unknown): Promise<Row> {
-      const res = await fetch(`${target.url}${urlPath}`, { method, headers: API_HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      assert.ok(res.ok, `${method} ${urlPath}: ${res.status} ${text}`);
-      return text ? (JSON.parse(text) as Row) : {};
-    }
-
-    async function waitNode(uuid: string, pred: (n: Row) => boolean, what: string, timeoutMs = 20000): Promise<Row> {
-      const deadline = Date.now() + timeoutMs;
-      let node: Row = {};
-      while (Date.now() < deadline) {
-        node = await api('GET', `/v1/nodes/${uuid}`);
-        if (pred(node) && node.reservation === null) return node;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`node ${uuid} never reached: ${what}; last ${JSON.stringify(node).slice(0, 600)}`);
-    }
-
-    async function manage(uuid: string): Promise<Row> {
-      await api('PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'manage' });
-      return waitNode(uuid, (n) => n.provision_state === 'manageable', 'manageable');
-    }
+    const { bmJson, bmOk, api, waitNode, manage, validate, expectSyncMaintenance, cyclePower } = cliNodeClient(() => target.url);
 
     const bmcPower = async (): Promise<string> => (await ipmitool(bmc.port, ['power', 'status'])).trim();
 
@@ -98,8 +61,7 @@ export function ipmiCliSuite(useBinary: boolean): void {
       assert.equal(created.management_interface, 'ipmitool');
       const uuid = String(created.uuid);
 
-      const validation = await bmJson<Row[]>(['node', 'validate', uuid]);
-      const byIface = Object.fromEntries(validation.map((r) => [r.Interface, r]));
+      const byIface = await validate(uuid);
       assert.equal(byIface.power.Result, true, JSON.stringify(byIface.power));
       assert.equal(byIface.management.Result, true, JSON.stringify(byIface.management));
 
@@ -109,17 +71,11 @@ export function ipmiCliSuite(useBinary: boolean): void {
 
       assert.equal((await manage(uuid)).power_state, 'power off');
 
-      await bmOk(['node', 'power', 'on', uuid]);
-      await waitNode(uuid, (n) => n.power_state === 'power on' && n.target_power_state === null, 'power on');
-      assert.equal(await bmcPower(), 'Chassis Power is on');
-
-      await bmOk(['node', 'power', 'off', uuid]);
-      await waitNode(uuid, (n) => n.power_state === 'power off' && n.target_power_state === null, 'power off');
-      assert.equal(await bmcPower(), 'Chassis Power is off');
-
-      await bmOk(['node', 'reboot', uuid]);
-      await waitNode(uuid, (n) => n.power_state === 'power on' && n.target_power_state === null, 'reboot');
-      assert.equal(await bmcPower(), 'Chassis Power is on');
+      await cyclePower(uuid, async () => {
+        const status = await bmcPower();
+        assert.match(status, /^Chassis Power is (on|off)$/);
+        return status.endsWith('on') ? 'on' : 'off';
+      });
 
       await bmOk(['node', 'boot', 'device', 'set', uuid, 'pxe', '--persistent']);
       assert.deepEqual(await bmJson(['node', 'boot', 'device', 'show', uuid]), { boot_device: 'pxe', persistent: true });
@@ -149,12 +105,7 @@ export function ipmiCliSuite(useBinary: boolean): void {
       assert.equal(failed.last_error, "Failed to change power state to 'power on': IPMI call failed: power status.");
       assert.equal(bmc.model.power, before);
 
-      await waitNode(uuid, (n) => n.maintenance === true, 'maintenance after repeated sync failures');
-      const shown = await bmJson(['node', 'show', uuid, '--fields', 'maintenance', 'fault', 'maintenance_reason', 'last_error']);
-      assert.equal(shown.maintenance, true);
-      assert.equal(shown.fault, 'power failure');
-      assert.match(String(shown.maintenance_reason), /^During sync_power_state, max retries exceeded for node /);
-      assert.match(String(shown.last_error), /IPMI call failed: power status\.$/);
+      await expectSyncMaintenance(uuid, /IPMI call failed: power status\.$/);
     });
   });
 }
