@@ -5,6 +5,7 @@
  */
 import {
   IronicError, InstanceDeployFailure, InvalidParameterValue, InvalidStateRequested, NodeInMaintenance, NodeProtected,
+  withCode,
 } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
@@ -14,6 +15,7 @@ import { deployingErrorHandler, errorText, provisioningErrorHandler, wipeDeployI
 import { isActionable } from './fsm';
 import { pyRepr } from '../common/pyrepr';
 import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-validation';
+import { updateImageType } from './image-type';
 import { driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps } from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
@@ -35,7 +37,7 @@ async function templateSteps(task: Task): Promise<Step[]> {
 }
 
 /** Driver steps with priority overridden by templates/user steps, enabled ones sorted. */
-async function deploymentSteps(task: Task, userSteps: Step[]): Promise<NodeStep[]> {
+export async function deploymentSteps(task: Task, userSteps: Step[]): Promise<NodeStep[]> {
   const requested = [...await templateSteps(task), ...userSteps];
   const validated = validateUserSteps(task, 'deploy', requested, { skipMissing: true });
   const byId = new Map<string, NodeStep>();
@@ -50,6 +52,8 @@ export async function doNodeDeploy(tasks: TaskManager, nodeId: string, req: Depl
   const event = req.rebuild ? 'rebuild' : 'deploy';
   await tasks.run(nodeId, { purpose: 'node deployment' }, async (task) => {
     validateNodeForDeploy(task, event);
+    // Saved even when the validation below refuses the deployment, as in Ironic.
+    if (updateImageType(task)) await task.saveNode();
     try {
       await task.driver.power.validate(task);
       await task.driver.deploy.validate(task);
@@ -57,7 +61,9 @@ export async function doNodeDeploy(tasks: TaskManager, nodeId: string, req: Depl
       await validateDeployStepsAndTemplates(task, req.deploySteps, true);
     } catch (err) {
       if (!(err instanceof InvalidParameterValue)) throw err;
-      throw new InstanceDeployFailure(`Failed to validate deploy or power info for node ${task.node.uuid}: ${err.message}`);
+      // Ironic passes code=e.code: a refused validation is the client's 400, not a 500.
+      throw withCode(new InstanceDeployFailure(`Failed to validate deploy or power info for node ${task.node.uuid}: ${err.message}`),
+        err.code);
     }
     task.extraData = req.extraData;
     await task.processEvent(event, {

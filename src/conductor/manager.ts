@@ -12,6 +12,7 @@ import type {
   VendorMethodInfo, VendorPassthruResult, VifInfo,
 } from '../rpc/conductor-api';
 import { doNodeClean } from './cleaning';
+import { processHeartbeat } from './continue-deploy';
 import type { ConductorContext } from './context';
 import { doNodeDeploy } from './deployments';
 import * as indicators from './indicators';
@@ -199,18 +200,21 @@ export class ConductorManager implements ConductorApi {
     return vendor.vendorPassthru(this.tasks, nodeUuid, method, httpMethod, data);
   }
 
-  /** Agent heartbeat: only meaningful in states where a ramdisk runs (LOOKUP_ALLOWED_STATES). */
+  /**
+   * Agent heartbeat (manager.heartbeat): the token is checked under a shared lock and the
+   * processing runs in a worker, so the agent gets its 202 at once.
+   */
   async heartbeat(nodeUuid: string, callbackUrl: string, agentVersion: string | null, agentToken: string | null,
-    _extra: JsonObject): Promise<void> {
-    await this.tasks.run(nodeUuid, { purpose: 'heartbeat' }, async (task) => {
+    extra: JsonObject): Promise<void> {
+    if (agentVersion === null && !extra.agent_status) {
+      throw new InvalidParameterValue('Agent did not transmit a version, and a version is required. Please update the agent being used.');
+    }
+    await this.tasks.run(nodeUuid, { purpose: 'heartbeat', shared: true }, async (task) => {
       const expected = (task.node.driver_internal_info ?? {}).agent_secret_token;
-      if (expected && agentToken !== expected) {
+      if (agentToken === null || agentToken !== expected) {
         throw new InvalidParameterValue('Invalid or missing agent token received.');
       }
-      task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), agent_url: callbackUrl,
-        agent_version: agentVersion };
-      await task.saveNode();
-      await task.driver.deploy.heartbeat(task, callbackUrl, agentVersion);
+      task.spawnAfter((t) => processHeartbeat(this.tasks, t, callbackUrl, agentVersion, extra));
     });
   }
 

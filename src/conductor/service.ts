@@ -10,6 +10,7 @@ import { registerConductor, touchConductor, unregisterConductor } from '../db/re
 import { log } from '../common/log';
 import type { ConductorApi } from '../rpc/conductor-api';
 import { DriverRegistry } from '../drivers/registry';
+import { startBootServers, type BootServers } from './boot-servers';
 import type { ConductorContext } from './context';
 import { ConductorManager } from './manager';
 import { manageNodeHistory } from './periodic/history';
@@ -28,6 +29,8 @@ export interface ConductorService {
   manager: ConductorManager;
   rings: RingManager;
   powerSync: PowerSync;
+  /** The built-in TFTP/HTTP boot servers this conductor hosts ([pxe]builtin_tftp_server, [deploy]builtin_http_server). */
+  bootServers: BootServers;
   /** Runs every periodic task once now (tests, `ironic-conductor --once` style tooling). */
   runPeriodicOnce(): Promise<void>;
   stop(): Promise<void>;
@@ -53,6 +56,7 @@ export async function startConductorService(opts: { conf: Config; db: Database }
   const { conf, db } = opts;
   const host = conf.str('DEFAULT', 'host');
   const registry = new DriverRegistry(conf);
+  const bootServers = await startBootServers(conf);
   const ctx: ConductorContext = {
     host, conf, db, registry, pool: new WorkerPool(conf.int('conductor', 'workers_pool_size')), conductorId: null,
   };
@@ -77,7 +81,7 @@ export async function startConductorService(opts: { conf: Config; db: Database }
 
   let stopped = false;
   return {
-    host, api: manager, manager, rings, powerSync,
+    host, api: manager, manager, rings, powerSync, bootServers,
     async runPeriodicOnce() {
       for (const t of tasks) await t.run();
     },
@@ -88,6 +92,7 @@ export async function startConductorService(opts: { conf: Config; db: Database }
       await scheduler.stop();
       await ctx.pool.drain();
       await unregisterConductor(db, host);
+      await bootServers.stop();
       await clearReservationsOf(db, host);
       log.info(`Conductor ${host} stopped`);
     },

@@ -12,6 +12,7 @@ import { updatePortRow, updatePortgroupRow } from '../db/repositories/conductor-
 import type { ComposedDriver, DriverTask } from '../drivers/base';
 import type { ConductorContext } from './context';
 import { isStable, ProvisionMachine } from './fsm';
+import { nodePowerAction } from './power';
 
 export type SpawnedWork = (task: Task) => Promise<void>;
 /** Runs when spawning fails (no free worker): gets the error and the states before the event. */
@@ -95,6 +96,11 @@ export class Task implements DriverTask {
   async refresh(): Promise<void> {
     this.node = await findNode(this.ctx.db, this.node.id);
     this.original = structuredClone(this.node);
+  }
+
+  /** Drivers' node_power_action (conductor/power.ts). */
+  powerAction(newState: string, timeout?: number): Promise<void> {
+    return nodePowerAction(this, newState, timeout);
   }
 
   async updatePort(port: PortRecord, changes: Partial<PortRecord>): Promise<void> {

@@ -36,6 +36,8 @@ export interface DriverTask {
   readonly extraData?: JsonObject;
   /** Writes the node's changed fields to the database now. */
   saveNode(): Promise<void>;
+  /** manager_utils.node_power_action: power change with power_state/target tracking and agent wipe. */
+  powerAction(newState: string, timeout?: number): Promise<void>;
   /** Persists a change to one of the node's ports / portgroups (and updates task.ports). */
   updatePort(port: PortRecord, changes: Partial<PortRecord>): Promise<void>;
   updatePortgroup(portgroup: PortgroupRecord, changes: Partial<PortgroupRecord>): Promise<void>;
@@ -126,10 +128,16 @@ export interface DeployInterface extends BaseInterface {
   tearDownCleaning(task: DriverTask): Promise<void>;
   prepareService(task: DriverTask): Promise<string | null>;
   tearDownService(task: DriverTask): Promise<void>;
-  /** Ramdisk heartbeat; implementations without an agent ignore it. */
-  heartbeat(task: DriverTask, callbackUrl: string, agentVersion: string | null): Promise<void>;
+  /**
+   * Ramdisk heartbeat; implementations without an agent ignore it. The outcome tells the
+   * conductor what Ironic's driver would have done to the flow itself: resume the deploy steps
+   * (continue_node_deploy) or fail the deploy with a message.
+   */
+  heartbeat(task: DriverTask, callbackUrl: string, agentVersion: string | null): Promise<HeartbeatOutcome | void>;
   /** Data the deploy received with the request (extra_data), kept untouched. */
 }
+
+export type HeartbeatOutcome = { action: 'continue-deploy' } | { action: 'fail-deploy'; message: string } | null;
 
 export interface InspectInterface extends BaseInterface {
   /** Returns the next provision state: `manageable` when done, `inspect wait` when asynchronous. */

@@ -14,9 +14,15 @@ import { createNoBios } from './bios/no-bios';
 import { createRedfishBios } from './bios/redfish';
 import { createFakeBoot } from './boot/fake';
 import { createRedfishVirtualMediaBoot } from './boot/redfish-virtual-media';
+import { createPxeBoot } from './boot/pxe';
+import { createIpxeBoot } from './boot/ipxe';
+import { createHttpBoot } from './boot/http';
+import { createHttpIpxeBoot } from './boot/http-ipxe';
 import { createFakeConsole } from './console/fake';
 import { createNoConsole } from './console/no-console';
 import { createFakeDeploy } from './deploy/fake';
+import { createDirectDeploy } from './deploy/direct';
+import { createRamdiskDeploy } from './deploy/ramdisk';
 import { createFakeFirmware } from './firmware/fake';
 import { createNoFirmware } from './firmware/no-firmware';
 import { createRedfishFirmware } from './firmware/redfish';
@@ -48,9 +54,10 @@ export type InterfaceFactory = () => BaseInterface;
 
 const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   bios: new Map([['fake', createFakeBios], ['no-bios', createNoBios], ['redfish', createRedfishBios]]),
-  boot: new Map([['fake', createFakeBoot], ['redfish-virtual-media', createRedfishVirtualMediaBoot]]),
+  boot: new Map([['fake', createFakeBoot], ['redfish-virtual-media', createRedfishVirtualMediaBoot],
+    ['pxe', createPxeBoot], ['ipxe', createIpxeBoot], ['http', createHttpBoot], ['http-ipxe', createHttpIpxeBoot]]),
   console: new Map([['fake', createFakeConsole], ['no-console', createNoConsole]]),
-  deploy: new Map([['fake', createFakeDeploy]]),
+  deploy: new Map([['fake', createFakeDeploy], ['direct', createDirectDeploy], ['ramdisk', createRamdiskDeploy]]),
   firmware: new Map([['fake', createFakeFirmware], ['no-firmware', createNoFirmware], ['redfish', createRedfishFirmware]]),
   inspect: new Map([['fake', createFakeInspect], ['no-inspect', createNoInspect], ['redfish', createRedfishInspect]]),
   management: new Map([['fake', createFakeManagement], ['noop', createNoopManagement], ['redfish', createRedfishManagement], ['ipmitool', createIpmitoolManagement]]),

@@ -11,6 +11,45 @@ export const EXTRA_OPTIONS: Catalog = {
     // Selects Debian's ipmitool binary (as Python Ironic runs it) instead of the built-in IPMI client.
     use_ipmitool_binary: { type: 'bool', default: false },
   },
+  pxe: {
+    // Serve [pxe]tftp_root from the conductor with the built-in TFTP server (instead of tftpd-hpa).
+    // Off by default: port 69 needs privileges and most sites already run a TFTP daemon.
+    builtin_tftp_server: { type: 'bool', default: false },
+    builtin_tftp_host: { type: 'string', default: '0.0.0.0' },
+    builtin_tftp_port: { type: 'port', default: 69 },
+  },
+  deploy: {
+    // Serve [deploy]http_root (iPXE scripts, kernels, images) from the conductor's built-in HTTP
+    // server (instead of nginx/apache). Off by default, like the TFTP server.
+    builtin_http_server: { type: 'bool', default: false },
+    builtin_http_host: { type: 'string', default: '0.0.0.0' },
+    builtin_http_port: { type: 'port', default: 8080 },
+  },
+  dnsmasq: {
+    // The dnsmasq DHCP provider ([dhcp]dhcp_provider = dnsmasq) arrived after Ironic 21.4.4; same names as upstream.
+    dhcp_optsdir: { type: 'string', default: '/etc/dnsmasq.d/optsdir.d' },
+    dhcp_hostsdir: { type: 'string', default: '/etc/dnsmasq.d/hostsdir.d' },
+    dhcp_leasefile: { type: 'string', default: '/var/lib/dnsmasq/dnsmasq.leases' },
+    // ironic-ts extra: dnsmasq's pid file, so deletions are picked up at once (SIGHUP).
+    pid_file: { type: 'string' },
+  },
+  keystone_authtoken: {
+    // keystoneauth's `password` plugin options, which oslo registers only once auth_type is read;
+    // ironic-ts's Keystone token client (src/auth/keystone-client.ts) reads them from here.
+    auth_url: { type: 'string' },
+    username: { type: 'string' },
+    user_id: { type: 'string' },
+    password: { type: 'string', secret: true },
+    project_name: { type: 'string' },
+    project_id: { type: 'string' },
+    user_domain_name: { type: 'string' },
+    user_domain_id: { type: 'string' },
+    project_domain_name: { type: 'string' },
+    project_domain_id: { type: 'string' },
+    system_scope: { type: 'string' },
+    default_domain_id: { type: 'string' },
+    default_domain_name: { type: 'string' },
+  },
   api: {
     // Largest request body for any endpoint but provisioning (Ironic's json_depth middleware limit).
     max_json_body_size: { type: 'int', default: 1048576, min: 0 },

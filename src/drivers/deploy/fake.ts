@@ -4,6 +4,7 @@
  */
 import { DELETED } from '../../common/states';
 import type { DeployInterface, StepDecl } from '../base';
+import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
 
 const STEPS: readonly StepDecl[] = [{ step: 'deploy', kinds: ['deploy'], priority: 100 }];
 
@@ -22,14 +23,7 @@ export function createFakeDeploy(): DeployInterface {
     async prepare() {},
     async cleanUp() {},
     async takeOver() {},
-    async prepareCleaning() {
-      return null;
-    },
-    async tearDownCleaning() {},
-    async prepareService() {
-      return null;
-    },
-    async tearDownService() {},
+    ...OUT_OF_BAND_CLEAN_AND_SERVICE,
     async heartbeat() {},
   };
 }

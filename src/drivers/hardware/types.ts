@@ -17,7 +17,8 @@ export interface HardwareType {
 /** GenericHardware's defaults (drivers/generic.py), shared by the real hardware types. */
 export const GENERIC_SUPPORTED = {
   bios: ['no-bios'],
-  boot: ['ipxe', 'pxe'],
+  // http/http-ipxe (UEFI HTTP boot) last, so they never become a default by accident.
+  boot: ['ipxe', 'pxe', 'http-ipxe', 'http'],
   console: ['no-console'],
   deploy: ['direct', 'ansible', 'ramdisk', 'anaconda', 'custom-agent'],
   firmware: ['no-firmware'],

@@ -1,0 +1,175 @@
+/**
+ * The instance image as the direct deploy hands it to the agent (deploy_utils
+ * build_instance_info_for_deploy / _cache_and_convert_image): file:// images, every image
+ * when [agent]image_download_source is `local`, and every image that extra_data must be
+ * injected into are cached on the conductor (one download per image, src/images/cache.ts),
+ * placed per node under [pxe]images_path/<node>/disk (a hard link of the master, or an
+ * injected copy, so the master never changes) and published under
+ * [deploy]http_root/<http_image_subdir>/<node> = [deploy]http_url/<subdir>/<node>.
+ * Other http(s) images go to the agent as they are.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { ImageRefValidationFailed, InvalidImage, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
+import { log } from '../../common/log';
+import type { Config } from '../../conf/config';
+import { ImageCache, ImageCacheError, type ImageRequest } from '../../images/cache';
+import { ChecksumError } from '../../images/checksum';
+import { ImageConversionError, detectImageFormat } from '../../images/convert';
+import { ImageDownloadError } from '../../images/download';
+import { validateExtraData, ExtraDataValidationError, type ExtraData } from '../../images/extra-data-schema';
+import { injectExtraData, InjectionError } from '../../images/inject';
+import { findRootFilesystemOffset } from '../../images/rootfs-offset';
+import type { DriverTask, JsonObject } from '../base';
+
+const caches = new Map<string, ImageCache>();
+
+/** One cache per master directory and process, so concurrent deploys share downloads. */
+export function instanceImageCache(conf: Config): ImageCache {
+  const master = conf.str('pxe', 'instance_master_path');
+  let cache = caches.get(master);
+  if (!cache) {
+    cache = new ImageCache({
+      master_dir: master,
+      image_cache_size: conf.int('pxe', 'image_cache_size'),
+      image_cache_ttl: conf.int('pxe', 'image_cache_ttl'),
+    });
+    caches.set(master, cache);
+  }
+  return cache;
+}
+
+/** get_image_download_source: instance_info, then driver_info, then [agent]image_download_source. */
+export function imageDownloadSource(task: DriverTask): string {
+  const own = (task.node.instance_info ?? {}).image_download_source ?? (task.node.driver_info ?? {}).image_download_source;
+  return typeof own === 'string' && own ? own : task.ctx.conf.str('agent', 'image_download_source');
+}
+
+/** extra_data that changes the image's bytes; null when there is nothing to inject. */
+export function injectableExtraData(extraData: JsonObject | undefined): ExtraData | null {
+  if (!extraData) return null;
+  let data: ExtraData;
+  try {
+    data = validateExtraData(extraData);
+  } catch (err) {
+    if (err instanceof ExtraDataValidationError) throw new InvalidParameterValue(`Invalid extra_data: ${err.message}`);
+    throw err;
+  }
+  return data.admin_pass !== undefined || (data.files?.length ?? 0) > 0 ? data : null;
+}
+
+export function servedLocally(task: DriverTask, injecting: boolean): boolean {
+  const source = String((task.node.instance_info ?? {}).image_source ?? '');
+  return injecting || source.startsWith('file://') || imageDownloadSource(task) === 'local';
+}
+
+const nodeImageDir = (conf: Config, uuid: string) => path.join(conf.str('pxe', 'images_path'), uuid);
+const nodeImagePath = (conf: Config, uuid: string) => path.join(nodeImageDir(conf, uuid), 'disk');
+const httpImageDir = (conf: Config) => path.join(conf.str('deploy', 'http_root'), conf.str('deploy', 'http_image_subdir'));
+const httpImagePath = (conf: Config, uuid: string) => path.join(httpImageDir(conf), uuid);
+
+async function fileDigest(file: string, algo: string): Promise<string> {
+  const hash = createHash(algo);
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+/** Places the node's image: a hard link of the master, or an injected copy of it. */
+async function placeNodeImage(task: DriverTask, req: ImageRequest, inject: ExtraData | null, dest: string): Promise<void> {
+  const cache = instanceImageCache(task.ctx.conf);
+  await fsp.rm(dest, { force: true });
+  if (!inject) {
+    await cache.fetchTo(req, dest);
+    return;
+  }
+  const lease = await cache.acquire(req);
+  try {
+    const offset = await findRootFilesystemOffset(lease.path);
+    if (offset === null) throw new InjectionError('no ext2/3/4 root filesystem found in the image');
+    await injectExtraData(lease.path, dest, inject, { offset });
+  } finally {
+    lease.release();
+  }
+}
+
+/** A hard link in http_root when it shares the filesystem, else a symlink as Ironic makes. */
+async function publish(conf: Config, uuid: string, file: string): Promise<string> {
+  await fsp.mkdir(httpImageDir(conf), { recursive: true });
+  const target = httpImagePath(conf, uuid);
+  await fsp.rm(target, { force: true });
+  await fsp.link(file, target).catch(() => fsp.symlink(file, target));
+  const base = (conf.optStr('deploy', 'http_url') ?? '').replace(/\/+$/, '');
+  return [base, conf.str('deploy', 'http_image_subdir'), uuid].join('/');
+}
+
+function cacheFailure(err: unknown, source: string): Error {
+  const msg = (err as Error).message;
+  if (err instanceof ChecksumError || err instanceof InjectionError || err instanceof ImageConversionError) return new InvalidImage(msg);
+  if (err instanceof ImageDownloadError || err instanceof ImageCacheError) {
+    return new ImageRefValidationFailed({ image_href: source, reason: msg });
+  }
+  return err as Error;
+}
+
+/**
+ * build_instance_info_for_deploy for the direct deploy: fills image_url, image_disk_format,
+ * image_checksum/image_os_hash_* (recomputed when the bytes changed) and image_type.
+ */
+export async function buildInstanceInfoForDeploy(task: DriverTask, inject: ExtraData | null): Promise<JsonObject> {
+  const conf = task.ctx.conf;
+  const node = task.node;
+  const info: JsonObject = { ...(node.instance_info ?? {}), image_url: null };
+  const source = String(info.image_source);
+  const iwdi = (node.driver_internal_info ?? {}).is_whole_disk_image !== false;
+  info.image_type = iwdi ? 'whole-disk' : 'partition';
+  if (!servedLocally(task, inject !== null)) {
+    info.image_url = source;
+    return info;
+  }
+  if (!conf.optStr('deploy', 'http_url') || !conf.optStr('deploy', 'http_root')) {
+    throw new MissingParameterValue(`Node ${node.uuid} failed to validate http provisoning. Some configuration options were ` +
+      "missing. Missing are: ['[deploy]http_url', '[deploy]http_root']");
+  }
+  const streamRaw = conf.bool('DEFAULT', 'force_raw_images') && conf.bool('agent', 'stream_raw_images');
+  const req: ImageRequest = {
+    image_source: source,
+    // Injection works on a raw filesystem, whatever the raw-streaming settings say.
+    force_raw: streamRaw || inject !== null,
+    ...(typeof info.image_checksum === 'string' ? { image_checksum: info.image_checksum } : {}),
+    ...(typeof info.image_os_hash_algo === 'string' ? { image_os_hash_algo: info.image_os_hash_algo } : {}),
+    ...(typeof info.image_os_hash_value === 'string' ? { image_os_hash_value: info.image_os_hash_value } : {}),
+  };
+  const dest = nodeImagePath(conf, node.uuid);
+  await fsp.mkdir(nodeImageDir(conf, node.uuid), { recursive: true });
+  try {
+    await placeNodeImage(task, req, inject, dest);
+  } catch (err) {
+    throw cacheFailure(err, source);
+  }
+  info.image_disk_format = await detectImageFormat(dest);
+  // The agent checks what it downloads: the digest of the bytes served, which conversion or
+  // injection may have changed (sha256 unless a stronger algorithm was given).
+  const algo = typeof info.image_os_hash_algo === 'string' && info.image_os_hash_algo !== 'md5' ? info.image_os_hash_algo : 'sha256';
+  const digest = await fileDigest(dest, algo);
+  if (info.image_os_hash_algo !== algo || info.image_os_hash_value !== digest) info.image_checksum = null;
+  info.image_os_hash_algo = algo;
+  info.image_os_hash_value = digest;
+  info.image_url = await publish(conf, node.uuid, dest);
+  log.info(`Image ${source} for node ${node.uuid} cached and published at ${String(info.image_url)}` +
+    (inject ? ' with extra_data injected' : ''));
+  return info;
+}
+
+/** remove_http_instance_symlink: the published name only (done once the image is written). */
+export async function removeHttpInstanceImage(conf: Config, uuid: string): Promise<void> {
+  await fsp.rm(httpImagePath(conf, uuid), { force: true });
+}
+
+/** destroy_http_instance_images: the published name, the node's copy, and expired cache entries. */
+export async function destroyHttpInstanceImages(conf: Config, uuid: string): Promise<void> {
+  await removeHttpInstanceImage(conf, uuid);
+  await fsp.rm(nodeImageDir(conf, uuid), { recursive: true, force: true });
+  await instanceImageCache(conf).cleanUpExpired().catch(() => []);
+}

@@ -1,0 +1,196 @@
+/**
+ * The `direct` deploy (agent.py AgentDeploy): the node boots the agent ramdisk (boot
+ * interface prepare_ramdisk + reboot, then `wait call-back`), the agent heartbeats, and the
+ * deploy steps drive it: deploy (100), write_image (80, asynchronous in the agent),
+ * prepare_instance_boot (60), tear_down_agent (40), switch_to_tenant_network (30),
+ * boot_instance (20). Before the ramdisk boots, prepare() caches the image on the conductor
+ * with the deploy request's extra_data injected and publishes it over HTTP.
+ */
+import { InstanceDeployFailure, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
+import * as states from '../../common/states';
+import type { DeployInterface, DriverTask, JsonObject, StepDecl } from '../base';
+import { AgentClient } from '../agent/client';
+import { prepareInstanceBoot, tearDownAgent, updateImageType, writeImage } from '../agent/deploy-steps';
+import { agentHeartbeat } from '../agent/heartbeat';
+import {
+  buildInstanceInfoForDeploy, destroyHttpInstanceImages, imageDownloadSource, injectableExtraData, servedLocally,
+} from '../agent/instance-image';
+import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
+
+const STEPS: readonly StepDecl[] = [
+  { step: 'deploy', kinds: ['deploy'], priority: 100 },
+  { step: 'write_image', kinds: ['deploy'], priority: 80 },
+  { step: 'prepare_instance_boot', kinds: ['deploy'], priority: 60 },
+  { step: 'tear_down_agent', kinds: ['deploy'], priority: 40 },
+  { step: 'switch_to_tenant_network', kinds: ['deploy'], priority: 30 },
+  { step: 'boot_instance', kinds: ['deploy'], priority: 20 },
+];
+
+const PROPERTIES: Record<string, string> = {
+  deploy_kernel: 'UUID (from Glance) of the deployment kernel. Required.',
+  deploy_ramdisk: 'UUID (from Glance) of the ramdisk with agent that is used at deploy time. Required.',
+  image_http_proxy: 'URL of a proxy server for HTTP connections. Optional.',
+  image_https_proxy: 'URL of a proxy server for HTTPS connections. Optional.',
+  image_no_proxy: 'A comma-separated list of host names, IP addresses and domain names (with optional :port) that will ' +
+    'be excluded from proxying. To denote a domain name, use a dot to prefix the domain name. This value will be ignored ' +
+    'if ``image_http_proxy`` and ``image_https_proxy`` are not specified. Optional.',
+  image_download_source: 'Specifies whether direct deploy interface should try to use the image source directly or if ' +
+    'ironic should cache the image on the conductor and serve it from ironic\'s own HTTP server. Accepted values are ' +
+    '"swift", "http" and "local". Optional.',
+};
+
+const VALID_IMAGE_TYPES = ['partition', 'whole-disk'];
+
+const manageBoot = (task: DriverTask) => task.ctx.conf.bool('agent', 'manage_agent_boot');
+
+/** get_ironic_api_url: the URL the ramdisk calls back, passed as ipa-api-url. */
+function ironicApiUrl(task: DriverTask): string {
+  const conf = task.ctx.conf;
+  const url = conf.optStr('service_catalog', 'endpoint_override') ?? conf.optStr('api', 'public_endpoint');
+  if (url) return url.replace(/\/+$/, '');
+  const host = conf.str('api', 'host_ip');
+  return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${conf.int('api', 'port')}`;
+}
+
+function validateImageInfo(task: DriverTask): void {
+  const node = task.node;
+  const ii = node.instance_info ?? {};
+  const source = ii.image_source;
+  if (!source) {
+    throw new MissingParameterValue(`Node ${node.uuid} failed to validate deploy image info. Some parameters were missing. ` +
+      "Missing are: ['instance_info.image_source']");
+  }
+  if (ii.image_type && !VALID_IMAGE_TYPES.includes(String(ii.image_type))) {
+    throw new InvalidParameterValue(`Invalid image_type "${String(ii.image_type)}", valid are ${VALID_IMAGE_TYPES.join(', ')}`);
+  }
+  if (!String(source).startsWith('file://')) {
+    const algo = ii.image_os_hash_algo;
+    const value = ii.image_os_hash_value;
+    if (Boolean(algo) !== Boolean(value) || (!value && !ii.image_checksum)) {
+      throw new MissingParameterValue('image_source\'s "image_checksum", or "image_os_hash_algo" and "image_os_hash_value" ' +
+        `must be provided in instance_info for node ${node.uuid}`);
+    }
+  }
+  const download = imageDownloadSource(task);
+  if (!['swift', 'http', 'local'].includes(download)) {
+    throw new InvalidParameterValue(`Invalid value for image_download_source: "${download}". Valid values are swift, http or local.`);
+  }
+  if (servedLocally(task, false)) {
+    const missing = [['[deploy]http_url', task.ctx.conf.optStr('deploy', 'http_url')],
+      ['[deploy]http_root', task.ctx.conf.optStr('deploy', 'http_root')]].filter(([, v]) => !v).map(([k]) => `'${k}'`);
+    if (missing.length) {
+      throw new MissingParameterValue(`Node ${node.uuid} failed to validate http provisoning. Some configuration options ` +
+        `were missing. Missing are: [${missing.join(', ')}]`);
+    }
+  }
+}
+
+/** Nova's meta_data carries the admin password for cloud-init/cloudbase-init; so does ours. */
+function addAdminPassToConfigdrive(task: DriverTask, adminPass: string | undefined): void {
+  const ii = task.node.instance_info ?? {};
+  const cd = ii.configdrive;
+  if (adminPass === undefined || !cd || typeof cd !== 'object' || Array.isArray(cd)) return;
+  const dict = cd as JsonObject;
+  const meta = { ...((dict.meta_data ?? {}) as JsonObject) };
+  if (!('admin_pass' in meta)) meta.admin_pass = adminPass;
+  task.node.instance_info = { ...ii, configdrive: { ...dict, meta_data: meta } };
+}
+
+/** CustomAgentDeploy.prepare for a deploy: provisioning network, image, agent boot. */
+async function prepare(task: DriverTask): Promise<void> {
+  const node = task.node;
+  if (node.provision_state === states.DEPLOYING) {
+    await task.driver.network.validate(task);
+    await task.powerAction(states.POWER_OFF);
+    if (task.driver.storage.shouldWriteImage(task)) {
+      await task.driver.network.unconfigureTenantNetworks(task);
+      await task.driver.network.addProvisioningNetwork(task);
+    }
+    await task.driver.storage.attachVolumes(task);
+    if (!task.driver.storage.shouldWriteImage(task)) return;
+  }
+  if (node.provision_state === states.ACTIVE || node.provision_state === states.UNRESCUING) {
+    await task.driver.boot.prepareInstance(task);
+    return;
+  }
+  if (node.provision_state === states.ADOPTING) return;
+  if (![states.RESCUING, states.RESCUEWAIT, states.RESCUE, states.RESCUEFAIL].includes(node.provision_state ?? '')) {
+    const inject = injectableExtraData(task.extraData);
+    updateImageType(task);
+    addAdminPassToConfigdrive(task, inject?.admin_pass);
+    node.instance_info = await buildInstanceInfoForDeploy(task, inject);
+    await task.saveNode();
+  }
+  if (manageBoot(task)) await task.driver.boot.prepareRamdisk(task, { 'ipa-api-url': ironicApiUrl(task) }, 'deploy');
+}
+
+/** The `deploy` step: reboot into the agent, unless a previous step already did. */
+async function deployStep(task: DriverTask): Promise<string | null> {
+  if (!task.driver.storage.shouldWriteImage(task)) return null;
+  if (!(task.node.driver_internal_info ?? {}).deployment_reboot) await task.powerAction(states.REBOOT);
+  // Read again: the power action rewrote driver_internal_info (the agent's token and URL are gone).
+  const { deployment_reboot: _done, ...info } = task.node.driver_internal_info ?? {};
+  task.node.driver_internal_info = info;
+  await task.saveNode();
+  return states.DEPLOYWAIT;
+}
+
+async function switchToTenantNetwork(task: DriverTask): Promise<void> {
+  try {
+    await task.driver.network.removeProvisioningNetwork(task);
+    await task.driver.network.configureTenantNetworks(task);
+  } catch (err) {
+    throw new InstanceDeployFailure(`Error changing node ${task.node.uuid} to tenant networks after deploy. ` +
+      `${(err as Error).name}: ${(err as Error).message}`);
+  }
+}
+
+async function bootInstance(task: DriverTask): Promise<void> {
+  if ((await task.driver.power.getSupportedPowerStates(task)).includes(states.POWER_ON)) {
+    await task.powerAction(states.POWER_ON);
+  }
+}
+
+export function createDirectDeploy(): DeployInterface {
+  const clientFor = (task: DriverTask) => new AgentClient(task.ctx.conf);
+  return {
+    kind: 'deploy', name: 'direct', className: 'AgentDeploy',
+    properties: () => ({ ...PROPERTIES }),
+    async validate(task) {
+      if (manageBoot(task)) await task.driver.boot.validate(task);
+      if (!task.driver.storage.shouldWriteImage(task)) return;
+      validateImageInfo(task);
+    },
+    steps: STEPS,
+    async executeStep(task, step) {
+      switch (step) {
+        case 'deploy': return deployStep(task);
+        case 'write_image': return writeImage(task, clientFor(task));
+        case 'prepare_instance_boot': return prepareInstanceBoot(task, clientFor(task));
+        case 'tear_down_agent': return tearDownAgent(task, clientFor(task));
+        case 'switch_to_tenant_network': return switchToTenantNetwork(task);
+        case 'boot_instance': return bootInstance(task);
+        default: throw new InvalidParameterValue(`Interface deploy has no step ${step}`);
+      }
+    },
+    async tearDown(task) {
+      await task.powerAction(states.POWER_OFF);
+      await task.driver.storage.detachVolumes(task);
+      await task.driver.network.unconfigureTenantNetworks(task);
+      await task.driver.network.removeProvisioningNetwork(task);
+      return states.DELETED;
+    },
+    prepare,
+    async cleanUp(task) {
+      if (manageBoot(task)) await task.driver.boot.cleanUpRamdisk(task, 'deploy');
+      await task.driver.boot.cleanUpInstance(task);
+      await destroyHttpInstanceImages(task.ctx.conf, task.node.uuid);
+    },
+    async takeOver() {},
+    // In-band cleaning and servicing through the agent are not implemented here.
+    ...OUT_OF_BAND_CLEAN_AND_SERVICE,
+    async heartbeat(task) {
+      return agentHeartbeat(task, clientFor(task));
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The emulated agent's command list (IPA's `/v1/commands/`): every command gets an entry
+ * `{id, command_name, command_params, command_status, command_error, command_result}`.
+ * Asynchronous commands answer RUNNING at once and finish in the background; `?wait=true`
+ * answers when they are done. Only one asynchronous command may run at a time, as in IPA.
+ */
+import { randomUUID } from 'node:crypto';
+import { AgentCommandError, writeImage, type Disks, type JsonObject } from './standby';
+
+export interface CommandEntry {
+  id: string;
+  command_name: string;
+  command_params: JsonObject;
+  command_status: 'RUNNING' | 'SUCCEEDED' | 'FAILED';
+  command_error: JsonObject | null;
+  command_result: unknown;
+}
+
+export class UnknownCommand extends Error {}
+export class AgentBusy extends Error {}
+
+type Handler = (params: JsonObject) => Promise<unknown>;
+
+const DEPLOY_STEPS = {
+  GenericHardwareManager: [
+    { step: 'write_image', priority: 0, interface: 'deploy', reboot_requested: false,
+      argsinfo: { image_info: { description: 'Image information', required: true },
+        configdrive: { description: 'Configdrive', required: false } } },
+  ],
+};
+const HW_VERSION = { generic_hardware_manager: '1.2' };
+
+export class CommandRunner {
+  readonly commands: CommandEntry[] = [];
+  partitionUuids: Record<string, string> = {};
+  poweredOff = false;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly disks: Disks) {}
+
+  /** Synchronous commands answer with their result; asynchronous ones run in the background. */
+  private handlers(): Record<string, { async: boolean; run: Handler }> {
+    const write = async (info: JsonObject, configdrive: unknown) => {
+      const r = await writeImage(this.disks, info, typeof configdrive === 'string' ? configdrive : null);
+      this.partitionUuids = r.partitionUuids;
+      return r.message;
+    };
+    return {
+      'deploy.get_deploy_steps': { async: false, run: async () => ({ deploy_steps: DEPLOY_STEPS, hardware_manager_version: HW_VERSION }) },
+      'deploy.execute_deploy_step': {
+        async: true,
+        run: async (p) => {
+          const step = (p.step ?? {}) as JsonObject;
+          if (step.step !== 'write_image') throw new AgentCommandError('InvalidCommandParamsError', 'Invalid command parameters', `Unknown deploy step ${String(step.step)}`);
+          const args = (step.args ?? {}) as JsonObject;
+          const message = await write((args.image_info ?? {}) as JsonObject, args.configdrive ?? null);
+          return { deploy_result: { result: message }, deploy_step: step };
+        },
+      },
+      'standby.prepare_image': {
+        async: true,
+        run: async (p) => ({ result: `prepare_image: ${await write((p.image_info ?? {}) as JsonObject, p.configdrive ?? null)}` }),
+      },
+      'standby.get_partition_uuids': { async: false, run: async () => this.partitionUuids },
+      'image.install_bootloader': { async: true, run: async () => null },
+      'standby.sync': { async: false, run: async () => null },
+      'standby.power_off': { async: true, run: async () => { this.poweredOff = true; return null; } },
+      'standby.run_image': { async: true, run: async () => null },
+      'log.collect_system_logs': { async: false, run: async () => ({ system_logs: '' }) },
+    };
+  }
+
+  /** Runs `name`; resolves to the entry (finished when sync or `wait`). */
+  async execute(name: string, params: JsonObject, wait: boolean): Promise<CommandEntry> {
+    const handler = this.handlers()[name];
+    if (!handler) throw new UnknownCommand(`Unknown command: ${name}`);
+    if (handler.async && this.running) throw new AgentBusy('agent is busy');
+    const entry: CommandEntry = {
+      id: randomUUID(), command_name: name.split('.').slice(1).join('.'), command_params: params,
+      command_status: 'RUNNING', command_error: null, command_result: null,
+    };
+    this.commands.push(entry);
+    const done = this.finish(entry, handler.run(params));
+    if (!handler.async || wait) {
+      await done;
+    } else {
+      this.running = done.finally(() => { this.running = null; });
+    }
+    return entry;
+  }
+
+  private async finish(entry: CommandEntry, work: Promise<unknown>): Promise<void> {
+    try {
+      entry.command_result = await work;
+      entry.command_status = 'SUCCEEDED';
+    } catch (err) {
+      entry.command_status = 'FAILED';
+      entry.command_error = err instanceof AgentCommandError
+        ? err.toJSON() : { type: 'CommandExecutionError', code: 500, message: 'Command execution failed', details: String((err as Error).message) };
+    }
+  }
+
+  /** Lets in-flight work end (tests stop emulators after a deploy). */
+  async idle(): Promise<void> {
+    await this.running;
+  }
+}
