@@ -19,6 +19,12 @@ export class IronicError extends Error {
 
 export type IronicErrorClass = new (params?: ErrorParams | string) => IronicError;
 
+/** Ironic's `code=` keyword: this one exception answers with another HTTP status than its class's. */
+export function withCode<E extends IronicError>(err: E, code: number): E {
+  Object.defineProperty(err, 'code', { value: code, enumerable: true });
+  return err;
+}
+
 export function formatTemplate(template: string, params: ErrorParams): string {
   return template.replace(/%\((\w+)\)s/g, (whole, name: string) => (name in params ? display(params[name]) : whole));
 }

@@ -1,13 +1,15 @@
 /**
- * do_provisioning_action: manage (verify from enroll), provide (automated clean), adopt, abort,
- * unhold, and the plain transitions (e.g. available -> manageable).
+ * do_provisioning_action: manage (verify from enroll), provide (automated clean), adopt, abort
+ * (abort.ts), unhold, and the plain transitions (e.g. available -> manageable).
  */
 import { InvalidState, InvalidStateRequested, NodeInMaintenance, NodeIsRetired } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
+import { ABORTABLE_STATES, doAbort } from './abort';
 import { runCleaning } from './cleaning';
 import { errorText, provisioningErrorHandler } from './error-handlers';
-import { nodePowerAction } from './power';
+import { updateImageType } from './image-type';
+import { continueNodeService } from './servicing';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
@@ -31,10 +33,15 @@ export async function doProvisioningAction(tasks: TaskManager, nodeId: string, a
       await task.processEvent('adopt', { spawn: runAdoption, errHandler: provisioningErrorHandler });
       return;
     }
-    if (action === 'abort' && [states.CLEANWAIT, states.RESCUEWAIT, states.INSPECTWAIT].includes(state ?? '')) {
+    if (action === 'abort' && ABORTABLE_STATES.includes(state ?? '')) {
       await doAbort(task);
       return;
     }
+    if (action === 'unhold' && state === states.SERVICEHOLD) {
+      await task.processEvent('unhold', { spawn: continueNodeService, errHandler: provisioningErrorHandler });
+      return;
+    }
+    // unhold from clean/deploy hold only releases the node: the next agent heartbeat resumes it.
     try {
       await task.processEvent(action);
     } catch (err) {
@@ -90,7 +97,10 @@ export async function doTakeover(task: Task): Promise<void> {
 async function runAdoption(task: Task): Promise<void> {
   const node = task.node;
   try {
-    await task.driver.boot.validate(task);
+    updateImageType(task);
+    // Only an instance the node boots from the network (ramdisk and anaconda deployments; every
+    // other one boots locally) needs the boot interface to be able to boot it again.
+    if (['ramdisk', 'anaconda'].includes(node.deploy_interface ?? '')) await task.driver.boot.validate(task);
     await doTakeover(task);
     await task.processEvent('done');
     log.info(`Successfully adopted node ${node.uuid}`);
@@ -101,75 +111,4 @@ async function runAdoption(task: Task): Promise<void> {
     await task.recordHistory(msg, states.HISTORY_ADOPTION, true);
     await task.processEvent('fail');
   }
-}
-
-async function doAbort(task: Task): Promise<void> {
-  const node = task.node;
-  if (node.provision_state === states.CLEANWAIT) {
-    const step = node.clean_step ?? {};
-    if (Object.keys(step).length && !step.abortable) {
-      if (!step.abort_after) {
-        node.clean_step = { ...step, abort_after: true };
-        await task.saveNode();
-      }
-      return;
-    }
-    let lastError = 'By request, the clean operation was aborted';
-    if (typeof step.step === 'string') lastError += ` during or after the completion of step "${step.step}"`;
-    await task.processEvent('abort', {
-      spawn: cleanAbort, errHandler: provisioningErrorHandler, lastError,
-      targetState: node.target_provision_state === states.MANAGEABLE ? states.MANAGEABLE : null,
-    });
-    return;
-  }
-  if (node.provision_state === states.RESCUEWAIT) {
-    const info = { ...(node.instance_info ?? {}) };
-    delete info.rescue_password;
-    delete info.hashed_rescue_password;
-    node.instance_info = info;
-    await task.processEvent('abort', { spawn: rescueAbort, errHandler: provisioningErrorHandler });
-    return;
-  }
-  // INSPECTWAIT
-  try {
-    await task.driver.inspect.abort(task);
-  } catch (err) {
-    await task.recordHistory(`Failed to abort inspection: ${errorText(err)}`, states.HISTORY_INTROSPECTION, true);
-    await task.saveNode();
-    throw err;
-  }
-  await task.recordHistory('Inspection was aborted by request.', states.HISTORY_INTROSPECTION, true);
-  await task.processEvent('abort');
-}
-
-async function cleanAbort(task: Task): Promise<void> {
-  const node = task.node;
-  try {
-    await task.driver.deploy.tearDownCleaning(task);
-  } catch (err) {
-    const msg = `Failed to tear down cleaning after aborting the operation. Error: ${errorText(err)}`;
-    await task.recordHistory(msg, states.HISTORY_CLEANING, true);
-  }
-  node.clean_step = {};
-  const info = { ...(node.driver_internal_info ?? {}) };
-  for (const k of ['clean_step_index', 'cleaning_reboot', 'cleaning_polling', 'skip_current_clean_step', 'agent_url']) delete info[k];
-  node.driver_internal_info = info;
-  await task.recordHistory(node.last_error, states.HISTORY_CLEANING, true);
-  await task.saveNode();
-  log.info(`Clean operation aborted for node ${node.uuid}`);
-}
-
-async function rescueAbort(task: Task): Promise<void> {
-  const node = task.node;
-  try {
-    await nodePowerAction(task, states.POWER_OFF);
-    await task.driver.rescue.cleanUp(task);
-    await task.recordHistory('Rescue operation was aborted.', states.HISTORY_RESCUE, true);
-  } catch (err) {
-    node.maintenance = true;
-    node.maintenance_reason = `Failed to abort rescue: ${errorText(err)}`;
-    node.fault = states.FAULT_RESCUE_ABORT_FAILURE;
-    await task.recordHistory(`Failed to clean up rescue after aborting the operation`, states.HISTORY_RESCUE, true);
-  }
-  await task.saveNode();
 }

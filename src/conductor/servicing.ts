@@ -42,7 +42,14 @@ async function runServicing(task: Task, userSteps: Step[], disableRamdisk: boole
   node.service_step = {};
   node.driver_internal_info = { ...(node.driver_internal_info ?? {}), service_steps: steps, service_step_index: null };
   await task.saveNode();
-  for (let i = 0; i < steps.length; i++) {
+  await continueServiceSteps(task, 0);
+}
+
+/** do_next_service_step: runs the steps from `index`; a wait pauses, the end returns to active. */
+async function continueServiceSteps(task: Task, index: number): Promise<void> {
+  const node = task.node;
+  const steps = ((node.driver_internal_info ?? {}).service_steps ?? []) as NodeStep[];
+  for (let i = index; i < steps.length; i++) {
     node.service_step = { ...steps[i] };
     node.driver_internal_info = { ...(node.driver_internal_info ?? {}), service_step_index: i };
     await task.saveNode();
@@ -63,4 +70,19 @@ async function runServicing(task: Task, userSteps: Step[], disableRamdisk: boole
   await task.saveNode();
   log.info(`Node ${node.uuid} service complete`);
   await task.processEvent('done');
+}
+
+/**
+ * continue_node_service: after unhold (or a callback) servicing resumes with the step after the
+ * current one, unless the driver asked for the current step to run again.
+ */
+export async function continueNodeService(task: Task): Promise<void> {
+  const node = task.node;
+  const info = { ...(node.driver_internal_info ?? {}) };
+  const current = typeof info.service_step_index === 'number' ? info.service_step_index : -1;
+  const skipCurrent = info.skip_current_service_step !== false;
+  delete info.skip_current_service_step;
+  node.driver_internal_info = info;
+  if (node.provision_state === states.SERVICEWAIT) await task.processEvent('resume');
+  await continueServiceSteps(task, skipCurrent ? current + 1 : Math.max(current, 0));
 }

@@ -3,7 +3,7 @@
  * errors as {kind, code, message} turned back into the same typed classes on the caller's side.
  */
 import * as errors from '../common/errors';
-import { IronicError } from '../common/errors';
+import { IronicError, withCode } from '../common/errors';
 
 const DATE_TAG = '__datetime__';
 
@@ -41,7 +41,8 @@ const registry = errors as unknown as Record<string, unknown>;
 export function fromFailure(f: WireFailure): Error {
   const cls = registry[f.kind];
   if (typeof cls === 'function' && cls.prototype instanceof IronicError) {
-    return new (cls as new (m: string) => Error)(f.message);
+    const err = new (cls as new (m: string) => IronicError)(f.message);
+    return err.code === f.code ? err : withCode(err, f.code);
   }
   return new IronicError(f.message);
 }

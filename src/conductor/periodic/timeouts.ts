@@ -34,7 +34,7 @@ export const checkCleanwaitTimeouts: Check = async (manager, rings) => {
     keepTargetState: true,
     callback: async (task: Task) => {
       const lastError = 'Timeout reached while cleaning the node. Please check if the ramdisk responsible for the ' +
-        `cleaning is running on the node. Failed on step ${pyRepr(task.node.clean_step)}.`;
+        `cleaning is running on the node. Failed on step ${pyRepr(task.node.clean_step ?? {})}.`;
       await cleaningErrorHandler(task, `Cleaning for node ${task.node.uuid} failed. ${lastError}`,
         { errmsg: lastError, setFailState: false });
     },
@@ -78,7 +78,7 @@ export const checkServicewaitTimeouts: Check = async (manager, rings) => {
     keepTargetState: true,
     callback: async (task: Task) => {
       const lastError = 'Timeout reached while servicing the node. Please check if the ramdisk responsible for the ' +
-        `servicing is running on the node. Failed on step ${pyRepr(task.node.service_step)}.`;
+        `servicing is running on the node. Failed on step ${pyRepr(task.node.service_step ?? {})}.`;
       await servicingErrorHandler(task, lastError, lastError, false);
     },
   });

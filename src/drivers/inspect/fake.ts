@@ -1,4 +1,8 @@
-/** Fake inspection: completes synchronously and leaves the node manageable. */
+/**
+ * Fake inspection: completes synchronously and leaves the node manageable. Like Ironic's
+ * FakeInspect it inherits the base abort, which is not implemented.
+ */
+import { UnsupportedDriverExtension } from '../../common/errors';
 import { MANAGEABLE } from '../../common/states';
 import type { InspectInterface } from '../base';
 
@@ -10,6 +14,8 @@ export function createFakeInspect(): InspectInterface {
     async inspectHardware() {
       return MANAGEABLE;
     },
-    async abort() {},
+    async abort(task) {
+      throw new UnsupportedDriverExtension({ driver: task.node.driver, extension: 'abort' });
+    },
   };
 }

@@ -26,11 +26,14 @@ const VERBS: Readonly<Record<string, string>> = {
   inspect: 'inspect', abort: 'abort', clean: 'clean', adopt: 'adopt', rescue: 'rescue', unrescue: 'unrescue',
 };
 
-/** MIN_VERB_VERSIONS. */
+/**
+ * MIN_VERB_VERSIONS. Ironic 21.4.4 keys it by state-machine event but looks it up by target, so
+ * `undeploy` (event `delete`) is never gated: only the `deploy` target waits for 1.73.
+ */
 const MIN_VERB_VERSIONS: Readonly<Record<string, number>> = {
   manage: V.MANAGEABLE_STATE, provide: V.MANAGEABLE_STATE, inspect: V.INSPECT_STATE, abort: V.ABORT_OPERATION,
   clean: V.MANUAL_CLEANING, adopt: V.ADOPTION, rescue: V.RESCUE_INTERFACE, unrescue: V.RESCUE_INTERFACE,
-  deploy: V.DEPLOY_UNDEPLOY_VERBS, undeploy: V.DEPLOY_UNDEPLOY_VERBS,
+  deploy: V.DEPLOY_UNDEPLOY_VERBS,
 };
 
 /** The events Ironic 21.4.4's machine accepts from each state (API-triggerable ones). */

@@ -1,0 +1,81 @@
+/**
+ * The provision state machine walk (walk.ts) and the bad-input checks (bad-input.ts) run against a
+ * fresh reference Ironic 21.4.4 and a fresh ironic-ts in the same run; the recorded sequences must
+ * be identical step by step.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { badInput } from './bad-input';
+import { Recorder, StepRecord } from './recorder';
+import { referenceAvailable, startIronicTsWith, startReferenceWith, WalkTarget, WALK_OVERRIDES } from './servers';
+import { walk } from './walk';
+
+const skip = referenceAvailable() ? false : 'reference Ironic start script missing';
+let reference: WalkTarget | undefined;
+let candidate: WalkTarget | undefined;
+
+before(async () => {
+  if (skip) return;
+  const [ref, ts] = await Promise.allSettled([startReferenceWith(WALK_OVERRIDES), startIronicTsWith(WALK_OVERRIDES)]);
+  // Keep whichever started, so after() stops it even when the other did not.
+  if (ref.status === 'fulfilled') reference = ref.value;
+  if (ts.status === 'fulfilled') candidate = ts.value;
+  if (ref.status === 'rejected') throw ref.reason;
+  if (ts.status === 'rejected') throw ts.reason;
+}, { timeout: 240_000 });
+
+after(async () => {
+  await Promise.all([reference?.stop(), candidate?.stop()]);
+});
+
+function differences(ref: StepRecord[], ts: StepRecord[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(ref.length, ts.length); i++) {
+    const a = JSON.stringify(ref[i]);
+    const b = JSON.stringify(ts[i]);
+    if (a !== b) out.push(`#${i}\n  reference: ${a}\n  ironic-ts: ${b}`);
+  }
+  return out;
+}
+
+/** Every state of Ironic 21.4.4's machine a node rests in, which the walk must visit. */
+const RESTING_STATES = ['enroll', 'manageable', 'available', 'active', 'rescue', 'deploy failed', 'clean failed',
+  'inspect failed', 'rescue failed', 'unrescue failed', 'adopt failed', 'error', 'wait call-back', 'clean wait',
+  'inspect wait', 'rescue wait'];
+
+/** Identical records prove nothing if neither side got anywhere: the walk must reach every state. */
+function missedStates(records: StepRecord[]): string[] {
+  const seen = new Set(records.map((r) => String(r.node?.provision_state)));
+  return RESTING_STATES.filter((s) => !seen.has(s));
+}
+
+async function compare(t: { diagnostic(s: string): void }, label: string,
+  run: (r: Recorder) => Promise<void>): Promise<Recorder> {
+  const refRec = new Recorder(reference as WalkTarget);
+  const tsRec = new Recorder(candidate as WalkTarget);
+  await Promise.all([run(refRec), run(tsRec)]);
+  const diffs = differences(refRec.records, tsRec.records);
+  const dump = process.env.STATES_DUMP;
+  if (dump) {
+    fs.mkdirSync(dump, { recursive: true });
+    fs.writeFileSync(path.join(dump, `${label}-reference.json`), JSON.stringify(refRec.records, null, 1));
+    fs.writeFileSync(path.join(dump, `${label}-ironic-ts.json`), JSON.stringify(tsRec.records, null, 1));
+  }
+  t.diagnostic(`${label}: ${refRec.records.length} steps recorded, ${diffs.length} differ`);
+  for (const d of diffs.slice(0, 40)) t.diagnostic(d);
+  assert.equal(diffs.length, 0, `${diffs.length} of ${refRec.records.length} ${label} steps differ from the reference`);
+  const stuck = refRec.records.filter((r) => r.step.endsWith('timed out') && !r.node);
+  assert.deepEqual(stuck, [], 'a node never settled');
+  return refRec;
+}
+
+test('state machine walk agrees with the reference Ironic', { skip, timeout: 300_000 }, async (t) => {
+  const walked = await compare(t, 'walk', walk);
+  assert.deepEqual(missedStates(walked.records), [], 'states the walk never reached');
+});
+
+test('bad input gets the reference answer and leaves the node unchanged', { skip, timeout: 300_000 }, async (t) => {
+  await compare(t, 'bad-input', badInput);
+});
