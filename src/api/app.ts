@@ -14,12 +14,16 @@ import { jsonBody } from './middleware/body';
 import { rootRouter, v1IndexRouter } from './controllers/root';
 import { RESOURCE_ROUTERS } from './controllers';
 import { httpMethodNotAllowed } from '../common/errors';
+import { authentication } from './middleware/auth';
+import { enforcePolicy } from './policy/enforce';
 
 export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   const app = new Koa<ApiState>();
   app.proxy = false;
   app.silent = true;
   app.use(answerOptions);
+  // Ironic wraps its whole app in the auth middleware: rejections come before any of its hooks.
+  app.use(authentication(deps.conf));
   app.use(requestId);
   app.use(jsonResponse);
   app.use(faults);
@@ -35,6 +39,7 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
     general: deps.conf.int('api', 'max_json_body_size'),
     provision: deps.conf.int('api', 'max_json_body_size_provision'),
   })));
+  app.use(onlyV1(enforcePolicy));
 
   const v1 = new Router<ApiState>();
   for (const router of [v1IndexRouter(), ...RESOURCE_ROUTERS.map((make) => make())]) v1.use(router.routes());

@@ -1,6 +1,7 @@
 /** What the middleware chain leaves on each request for the controllers. */
 import type { ParameterizedContext } from 'koa';
 import type { ApiDeps } from './deps';
+import type { RequestAuth } from './policy/scope';
 
 export interface ApiState {
   requestId: string;
@@ -9,6 +10,8 @@ export interface ApiState {
   /** The parsed JSON body, or undefined when the request had none. */
   body: unknown;
   deps: ApiDeps;
+  /** Set under auth_strategy = keystone: the caller's identity and the policy enforcer. */
+  auth?: RequestAuth;
 }
 
 export type ApiContext = ParameterizedContext<ApiState>;

@@ -2,6 +2,7 @@
  * /v1/allocations (allocation.py AllocationsController, 1.52+; PATCH 1.57; backfill 1.58; owner 1.60).
  * Reads and PATCH go to the database, as in Ironic; create/delete go to the conductor side.
  */
+import { listScope } from '../policy/scope';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import {
@@ -87,6 +88,9 @@ async function listAllocations(ctx: ApiContext): Promise<void> {
   if (resourceClass !== null) filters.resource_class = resourceClass;
   if (state !== null) filters.state = state;
   if (owner !== null) filters.owner = owner;
+  // A caller limited by policy to its project lists the allocations that project owns.
+  const scoped = listScope(ctx.state.auth).project;
+  if (scoped) filters.owner = scoped;
   const rows = await repo(allocationsRepo.list(db, filters, { limit, marker: marker ?? undefined, sortKey, sortDir }));
   const nodes = await nodeUuidsOf(ctx, rows);
   const base = baseUrl(ctx);

@@ -3,6 +3,7 @@
  * detail and _get_nodes_collection of Ironic 21.4.4): argument checks in Ironic's order, filters,
  * sorting and marker paging in one query, the conductor filter applied to the page afterwards.
  */
+import { listScope } from '../policy/scope';
 import { InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import { ChassisNotFound, IronicError } from '../../common/errors';
 import type { NodeRecord } from '../../db/models';
@@ -169,6 +170,8 @@ async function buildFilters(ctx: ApiContext, a: ListArgs): Promise<NodeFilters> 
   if (a.retired !== null) f.retired = a.retired;
   if (a.instanceUuid !== null) f.instance_uuid = a.instanceUuid;
   if (a.sharded !== null) f.sharded = a.sharded;
+  // A caller limited by policy to its project sees the nodes it owns or leases.
+  Object.assign(f, listScope(ctx.state.auth));
   return f;
 }
 

@@ -3,6 +3,7 @@
  * sub-collection (1.24+), and the writes in portgroups-write.ts. `listPortgroups` also serves
  * /v1/nodes/{id}/portgroups.
  */
+import { listScope } from '../policy/scope';
 import Router from '@koa/router';
 import {
   HttpError, HTTPNotFound, InvalidParameterValue, NotAcceptable, NotFound, PortgroupNotFound,
@@ -85,12 +86,14 @@ export async function listPortgroups(ctx: ApiContext, parentNode: string | null 
   let groups: PortgroupRecord[];
   if (a.node) {
     const node = await getNodeByIdent(ctx, a.node);
-    groups = await repo(portgroupsRepo.list(db, { node_id: node.id }, page));
+    groups = await repo(portgroupsRepo.list(db, { node_id: node.id, ...listScope(ctx.state.auth) }, page));
   } else if (a.address) {
-    const pg = await repo(portgroupsRepo.getByAddress(db, a.address));
+    const scope = listScope(ctx.state.auth);
+    const pg = scope.project === undefined ? await repo(portgroupsRepo.getByAddress(db, a.address))
+      : (await repo(portgroupsRepo.list(db, { address: a.address, ...scope }, { limit: 1 })))[0];
     groups = pg ? [pg] : [];
   } else {
-    groups = await repo(portgroupsRepo.list(db, {}, page));
+    groups = await repo(portgroupsRepo.list(db, listScope(ctx.state.auth), page));
   }
   const base = baseUrl(ctx);
   const nodes = await nodeUuidsOf(ctx, groups);

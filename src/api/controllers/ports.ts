@@ -7,6 +7,7 @@ import { HTTPNotFound, InvalidParameterValue, NotAcceptable, OperationNotPermitt
 import type { PortRecord } from '../../db/models';
 import * as portsRepo from '../../db/repositories/ports';
 import type { PortFilters } from '../../db/repositories/ports';
+import { listScope } from '../policy/scope';
 import { collection } from '../collection';
 import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
@@ -133,15 +134,15 @@ async function portsCollection(ctx: ApiContext, a: ListArgs, fields: string[] | 
   let ports: PortRecord[];
   if (a.portgroup) {
     const pg = await getPortgroupByIdent(ctx, a.portgroup);
-    ports = await repo(portsRepo.list(db, { portgroup_id: pg.id }, page));
+    ports = await repo(portsRepo.list(db, { portgroup_id: pg.id, ...listScope(ctx.state.auth) }, page));
   } else if (nodeIdent) {
     const node = await getNodeByIdent(ctx, nodeIdent);
-    ports = await repo(portsRepo.list(db, { node_id: node.id }, page));
+    ports = await repo(portsRepo.list(db, { node_id: node.id, ...listScope(ctx.state.auth) }, page));
   } else if (a.address) {
-    const port = await repo(portsRepo.getByAddress(db, a.address));
+    const port = await repo(portsRepo.getByAddress(db, a.address, listScope(ctx.state.auth)));
     ports = port ? [port] : [];
   } else {
-    const filters: PortFilters = a.shard && a.shard.length ? { shard_in: a.shard } : {};
+    const filters: PortFilters = { ...(a.shard && a.shard.length ? { shard_in: a.shard } : {}), ...listScope(ctx.state.auth) };
     ports = await repo(portsRepo.list(db, filters, page));
   }
   ctx.body = await portsBody(ctx, ports, limit, fields, resource, nextArgs(a.sortKey, sortDir, fields, a.detail));

@@ -1,0 +1,133 @@
+/**
+ * The API's policy step under auth_strategy = keystone: finds the route's rule (routes.ts), loads
+ * the owner/lessee the rule targets and authorizes, with Ironic's 403 (HTTPForbidden) and its
+ * 404 concealment of nodes a project-scoped caller may not see.
+ */
+import type Koa from 'koa';
+import type { ApiState } from '../state';
+import type { RequestAuth } from './scope';
+import type { PolicyTarget } from './check';
+import { ruleFor, RouteRule } from './routes';
+import { nodePatchPolicies } from './node-patch';
+import { redactNodeBodies } from './node-redaction';
+import {
+  AllocationNotFound, HTTPForbidden, Invalid, IronicError, NodeNotFound, PortNotFound, PortgroupNotFound,
+  VolumeConnectorNotFound, VolumeTargetNotFound,
+} from '../../common/errors';
+import { allocationOwner, childNodeOwnership, nodeOwnership, NodeOwnership } from '../../db/repositories/ownership';
+
+type Ctx = Koa.ParameterizedContext<ApiState>;
+
+/** Lists whose controllers honour RequestAuth.listProject. */
+const PROJECT_FILTERED_LISTS = new Set(['node', 'port', 'portgroup', 'allocation']);
+
+export const enforcePolicy: Koa.Middleware<ApiState> = async (ctx, next) => {
+  const auth = ctx.state.auth;
+  if (!auth) return next();
+  const found = ruleFor(ctx.method, ctx.path);
+  // Unknown routes fall through to the controllers' 404/405, as pecan routes before any check.
+  if (found) await apply(ctx, auth, found.rule, found.ident);
+  await next();
+  if (ctx.status < 300 && /^\/v1\/nodes(\/[^/]+)?$/.test(ctx.path)) await redactNodeBodies(ctx.state.deps.db, auth, ctx.body);
+};
+
+async function apply(ctx: Ctx, auth: RequestAuth, rule: RouteRule, ident: string | null): Promise<void> {
+  const { enforcer, creds } = auth;
+  switch (rule.kind) {
+    case 'open': return;
+    case 'plain': return enforcer.authorize(rule.policy, creds);
+    case 'list': return checkList(ctx, auth, rule.object);
+    case 'nodeCreate': return checkNodeCreate(ctx, auth);
+    case 'node':
+    case 'nodePatch': {
+      const node = ident === null ? null : await nodeOwnership(ctx.state.deps.db, ident);
+      const policies = rule.kind === 'node' ? [rule.policy] : nodePatchPolicies(ctx.state.body);
+      // A missing node is the controller's own NodeNotFound (or 400 for a bad ident).
+      if (node) checkOnNode(auth, policies, node, () => new NodeNotFound({ node: ident }));
+      return;
+    }
+    case 'nodeDelete': {
+      const node = ident === null ? null : await nodeOwnership(ctx.state.deps.db, ident);
+      if (!node) return;
+      const notFound = (): IronicError => new NodeNotFound({ node: ident });
+      try {
+        checkOnNode(auth, ['baremetal:node:delete'], node, notFound);
+      } catch (err) {
+        // NodesController.delete: a project admin may still delete a node its project owns.
+        if (!(err instanceof HTTPForbidden) || !ctx.state.deps.conf.bool('api', 'project_admin_can_manage_own_nodes')) throw err;
+        checkOnNode(auth, ['baremetal:node:delete:self_owned_node'], node, notFound);
+      }
+      return;
+    }
+    case 'child': {
+      if (ident === null) return;
+      const child = await childNodeOwnership(ctx.state.deps.db, rule.table, ident);
+      if (child.found) checkOnNode(auth, [rule.policy], child.node, () => childNotFound(rule.table, ident), true);
+      return;
+    }
+    case 'allocation': {
+      const allocation = ident === null ? null : await allocationOwner(ctx.state.deps.db, ident);
+      if (!allocation) return;
+      const target = { ...creds, 'allocation.owner': allocation.owner };
+      if (!enforcer.allowed('baremetal:allocation:get', creds, target)) throw new AllocationNotFound({ allocation: ident });
+      return enforcer.authorize(rule.policy, creds, target);
+    }
+  }
+}
+
+/**
+ * check_node_policy_and_retrieve / check_port_policy_and_retrieve: baremetal:node:get decides
+ * whether the object exists for the caller, then the action's own rule answers 403.
+ */
+function checkOnNode(auth: RequestAuth, policies: string[], node: NodeOwnership, notFound: () => IronicError,
+  alwaysConceal = false): void {
+  const target: PolicyTarget = { ...auth.creds, 'node.owner': node.owner, 'node.lessee': node.lessee };
+  if (!auth.enforcer.allowed('baremetal:node:get', auth.creds, target)) {
+    if (alwaysConceal || auth.creds.project_id) throw notFound();
+    throw new HTTPForbidden({ resource: 'baremetal:node:get' });
+  }
+  for (const policy of policies) auth.enforcer.authorize(policy, auth.creds, target);
+}
+
+function childNotFound(table: string, ident: string): IronicError {
+  if (table === 'ports') return new PortNotFound({ port: ident });
+  if (table === 'portgroups') return new PortgroupNotFound({ portgroup: ident });
+  if (table === 'volume_connectors') return new VolumeConnectorNotFound({ connector: ident });
+  return new VolumeTargetNotFound({ target: ident });
+}
+
+/** check_list_policy: list_all sees everything; otherwise list, restricted to the caller's project. */
+function checkList(ctx: Ctx, auth: RequestAuth, object: string): void {
+  const { enforcer, creds } = auth;
+  if (enforcer.allowed(`baremetal:${object}:list_all`, creds)) return;
+  const project = typeof creds.project_id === 'string' ? creds.project_id : null;
+  // Node lists refuse a `project` filter naming another project, allocation lists an `owner` one.
+  const param = object === 'node' ? 'project' : object === 'allocation' ? 'owner' : null;
+  const value = param === null ? undefined : ctx.query[param];
+  const asked = typeof value === 'string' && value ? value : null;
+  if (!project || (asked !== null && asked !== project)) throw new HTTPForbidden({ resource: `baremetal:${object}:list_all` });
+  enforcer.authorize(`baremetal:${object}:list`, creds);
+  // Lists whose controllers cannot filter by project yet stay closed rather than show everything.
+  if (!PROJECT_FILTERED_LISTS.has(object)) throw new HTTPForbidden({ resource: `baremetal:${object}:list_all` });
+  auth.listProject = project;
+}
+
+/**
+ * NodesController.post: with [api]project_admin_can_manage_own_nodes, a caller passing
+ * baremetal:node:create:self_owned_node creates nodes owned by its project (unless system
+ * scoped); anyone else needs baremetal:node:create.
+ */
+function checkNodeCreate(ctx: Ctx, auth: RequestAuth): void {
+  const { enforcer, creds } = auth;
+  const ownedNode = ctx.state.deps.conf.bool('api', 'project_admin_can_manage_own_nodes')
+    && enforcer.allowed('baremetal:node:create:self_owned_node', creds);
+  if (!ownedNode) enforcer.authorize('baremetal:node:create', creds);
+  const body = ctx.state.body;
+  if (!ownedNode || creds.system_scope === 'all' || body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const project = typeof creds.project_id === 'string' && creds.project_id ? creds.project_id : null;
+  const requested = (body as Record<string, unknown>).owner;
+  if (requested && requested !== project) {
+    throw new Invalid('Cannot create a node as a project scoped admin with an owner other than your own project.');
+  }
+  (body as Record<string, unknown>).owner = project;
+}

@@ -1,0 +1,62 @@
+/**
+ * node_sanitize's policy part: callers without baremetal:node:get:filter_threshold (project-scoped
+ * users) see last_error, reservation, driver_internal_info and driver_info replaced by Ironic's
+ * "Redacted" texts unless the per-field rule (owner readers) grants them for that node.
+ */
+import type { Database } from '../../db/connection';
+import type { RequestAuth } from './scope';
+import type { PolicyTarget } from './check';
+
+const STRING_FIELDS: [string, string, string][] = [
+  ['last_error', 'baremetal:node:get:last_error', '** Value Redacted - Requires baremetal:node:get:last_error permission. **'],
+  ['reservation', 'baremetal:node:get:reservation', '** Redacted - requires baremetal:node:get:reservation permission. **'],
+];
+const DICT_FIELDS: [string, string, string][] = [
+  ['driver_internal_info', 'baremetal:node:get:driver_internal_info',
+    '** Redacted - Requires baremetal:node:get:driver_internal_info permission. **'],
+  ['driver_info', 'baremetal:node:get:driver_info', '** Redacted - requires baremetal:node:get:driver_info permission. **'],
+];
+
+type NodeBody = Record<string, unknown>;
+
+/** The node dicts of a node response: one node, or a `nodes` collection. */
+function nodesIn(body: unknown): NodeBody[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return [];
+  const nodes = (body as { nodes?: unknown }).nodes;
+  if (Array.isArray(nodes)) return nodes.filter((n): n is NodeBody => n !== null && typeof n === 'object');
+  return 'uuid' in body || 'driver' in body || 'name' in body ? [body as NodeBody] : [];
+}
+
+/**
+ * Owner and lessee per node: from the body when it carries them, else from the database by
+ * uuid; a node the body does not identify counts as not owned (its fields stay redacted).
+ */
+async function ownership(db: Database, nodes: NodeBody[]): Promise<Map<NodeBody, { owner: unknown; lessee: unknown }>> {
+  const missing = nodes.filter((n) => !('owner' in n && 'lessee' in n) && typeof n.uuid === 'string').map((n) => n.uuid as string);
+  const rows = missing.length
+    ? await db.knex('nodes').select('uuid', 'owner', 'lessee').whereIn('uuid', missing) as { uuid: string; owner: unknown; lessee: unknown }[]
+    : [];
+  const byUuid = new Map(rows.map((r) => [r.uuid, r]));
+  return new Map(nodes.map((n) => [n, 'owner' in n && 'lessee' in n
+    ? { owner: n.owner, lessee: n.lessee }
+    : byUuid.get(n.uuid as string) ?? { owner: null, lessee: null }]));
+}
+
+export async function redactNodeBodies(db: Database, auth: RequestAuth, body: unknown): Promise<void> {
+  const { enforcer, creds } = auth;
+  if (enforcer.allowed('baremetal:node:get:filter_threshold', creds)) return;
+  const nodes = nodesIn(body).filter((n) => [...STRING_FIELDS, ...DICT_FIELDS].some(([field]) => field in n));
+  if (nodes.length === 0) return;
+  const owners = await ownership(db, nodes);
+  for (const node of nodes) {
+    const { owner, lessee } = owners.get(node) ?? { owner: null, lessee: null };
+    // node_sanitize adds node.owner / node.lessee to the target only when set.
+    const target: PolicyTarget = { ...creds, ...(owner ? { 'node.owner': owner } : {}), ...(lessee ? { 'node.lessee': lessee } : {}) };
+    for (const [field, rule, text] of STRING_FIELDS) {
+      if (field in node && !enforcer.allowed(rule, creds, target)) node[field] = text;
+    }
+    for (const [field, rule, text] of DICT_FIELDS) {
+      if (field in node && !enforcer.allowed(rule, creds, target)) node[field] = { content: text };
+    }
+  }
+}

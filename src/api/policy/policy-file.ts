@@ -1,0 +1,52 @@
+/**
+ * Operator overrides from `[oslo_policy]policy_file` (Ironic's default `policy.yaml`), found as
+ * oslo.config's find_file does: an absolute path, else next to the config files (last first),
+ * then ~/.ironic, ~, /etc/ironic, /etc. A missing file means no overrides, as oslo.policy.
+ * JSON files are read whole; YAML files in the flat form oslopolicy-sample-generator writes
+ * (`"rule": "check string"` per line, `#` comments); anything else stops the start.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Config } from '../../conf/config';
+
+export function findPolicyFile(conf: Config): string | null {
+  const name = conf.has('oslo_policy', 'policy_file') ? conf.str('oslo_policy', 'policy_file') : 'policy.yaml';
+  if (path.isAbsolute(name)) return fs.existsSync(name) ? name : null;
+  const dirs = [...conf.files].reverse().map((file) => path.dirname(path.resolve(file)));
+  dirs.push(path.join(os.homedir(), '.ironic'), os.homedir(), '/etc/ironic', '/etc');
+  for (const dir of dirs) {
+    const candidate = path.join(dir, name);
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+function unquote(text: string, file: string, line: number): string {
+  const t = text.trim();
+  if (t.length >= 2 && (t[0] === '"' || t[0] === "'") && t.endsWith(t[0])) {
+    const body = t.slice(1, -1);
+    return t[0] === '"' ? (JSON.parse(t) as string) : body.replace(/''/g, "'");
+  }
+  if (/^[|>]/.test(t)) throw new Error(`${file}:${line}: multi-line YAML values are not supported in policy files`);
+  return t;
+}
+
+/** Rule name → check string. */
+export function parsePolicyFile(file: string): Map<string, string> {
+  const text = fs.readFileSync(file, 'utf8');
+  const rules = new Map<string, string>();
+  if (/^\s*\{/.test(text)) {
+    for (const [name, check] of Object.entries(JSON.parse(text) as Record<string, unknown>)) rules.set(name, String(check));
+    return rules;
+  }
+  text.split('\n').forEach((raw, index) => {
+    const line = raw.replace(/\s+#.*$/, '').trim();
+    if (!line || line.startsWith('#') || line === '---') return;
+    // The key may be quoted and contain colons (`"baremetal:node:get": "..."`).
+    const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:\s]+)\s*:\s*(.*)$/.exec(line);
+    if (!m) throw new Error(`${file}:${index + 1}: cannot read policy line: ${raw}`);
+    rules.set(unquote(m[1], file, index + 1), unquote(m[2], file, index + 1));
+  });
+  return rules;
+}

@@ -1,0 +1,80 @@
+/**
+ * ironic_lib's auth_basic: an Apache htpasswd file whose entries must all be bcrypt digests,
+ * checked at start (ConfigInvalid) and read again on every request, as ironic_lib does, so
+ * edits take effect without a restart. Successful checks are remembered per (entry, password)
+ * digest: bcrypt costs tens of milliseconds and would otherwise stall the event loop per request.
+ */
+import * as fs from 'node:fs';
+import { createHash } from 'node:crypto';
+import { bcryptVerify } from './bcrypt';
+
+/** ironic_lib's exceptions: status and message; 401s carry the Basic challenge. */
+export class BasicAuthFailure extends Error {
+  constructor(readonly code: 400 | 401 | 500, message: string) {
+    super(message);
+  }
+}
+
+const BCRYPT_PREFIXES = ['$2y$', '$2a$', '$2b$'];
+
+function parseEntry(entry: string): { username: string; crypted: string } {
+  const colon = entry.indexOf(':');
+  const username = entry.slice(0, colon);
+  const crypted = entry.slice(colon + 1);
+  if (!BCRYPT_PREFIXES.includes(crypted.slice(0, 4))) {
+    throw new BasicAuthFailure(500, `Invalid configuration file. Only bcrypt digested passwords are supported for ${username}`);
+  }
+  return { username, crypted };
+}
+
+/** The Authorization header's Basic token, with ironic_lib's messages for each malformation. */
+function credentialsFrom(header: string | undefined): { username: string; password: Buffer } {
+  if (header === undefined) throw new BasicAuthFailure(401, 'Authorization required');
+  const parts = header.trim().split(/\s+/);
+  if (parts.length < 2 || !parts[0]) throw new BasicAuthFailure(400, 'Could not parse Authorization header');
+  const [type] = parts;
+  const token = header.trim().slice(type.length).trim();
+  if (type.toLowerCase() !== 'basic') throw new BasicAuthFailure(400, `Unsupported authorization type "${type}"`);
+  // base64.b64decode(validate=True): only the alphabet and correct padding.
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(token) || token.length % 4 !== 0) {
+    throw new BasicAuthFailure(400, 'Could not decode authorization token');
+  }
+  const pair = Buffer.from(token, 'base64');
+  const colon = pair.indexOf(0x3a);
+  if (colon < 0) throw new BasicAuthFailure(400, 'Could not decode authorization token');
+  const username = pair.subarray(0, colon).toString('utf8');
+  return { username, password: pair.subarray(colon + 1) };
+}
+
+export class HtpasswdFile {
+  private readonly verified = new Set<string>();
+
+  /** Validates the file now, as BasicAuthMiddleware's constructor does. */
+  constructor(readonly path: string) {
+    for (const entry of this.entries(true)) if (entry.includes(':')) parseEntry(entry);
+  }
+
+  private entries(atStart = false): string[] {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.path, 'utf8');
+    } catch {
+      throw new BasicAuthFailure(500, `Invalid configuration file. Problem reading auth user file${atStart ? `: ${this.path}` : ''}`);
+    }
+    return text.split('\n').map((line) => line.trim()).filter(Boolean);
+  }
+
+  /** The authenticated user name; throws BasicAuthFailure otherwise. */
+  authenticate(header: string | undefined): string {
+    const { username, password } = credentialsFrom(header);
+    const entry = this.entries().find((line) => line.startsWith(`${username}:`));
+    if (!entry) throw new BasicAuthFailure(401, 'Incorrect username or password');
+    const { crypted } = parseEntry(entry);
+    const memo = createHash('sha256').update(entry).update('\0').update(password).digest('hex');
+    if (this.verified.has(memo)) return username;
+    if (!bcryptVerify(password, crypted)) throw new BasicAuthFailure(401, 'Incorrect username or password');
+    if (this.verified.size > 10000) this.verified.clear();
+    this.verified.add(memo);
+    return username;
+  }
+}
