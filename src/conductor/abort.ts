@@ -85,7 +85,7 @@ async function abortCleaning(task: Task): Promise<void> {
 }
 
 /** cleaning.do_node_clean_abort. */
-async function cleanAbort(task: Task): Promise<void> {
+export async function cleanAbort(task: Task): Promise<void> {
   const node = task.node;
   try {
     await task.driver.deploy.tearDownCleaning(task);

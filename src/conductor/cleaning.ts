@@ -3,7 +3,7 @@
  * (skipped entirely when [conductor]automated_clean is off), manual cleaning runs the validated
  * user steps and returns to manageable.
  */
-import { InvalidStateRequested, InvalidParameterValue } from '../common/errors';
+import { AgentConnectionFailed, AgentInProgress, InvalidStateRequested, InvalidParameterValue } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import type { Step } from '../rpc/conductor-api';
@@ -21,10 +21,25 @@ function skipAutomatedCleaning(task: Task): boolean {
   return true;
 }
 
+/** The steps a cleaning runs: the validated user steps (manual) or the driver's enabled steps, as Ironic stores them. */
 function cleaningSteps(task: Task, cleanSteps: Step[] | null, disableRamdisk: boolean): NodeStep[] {
   if (cleanSteps !== null) return validateUserSteps(task, 'clean', cleanSteps, { disableRamdisk });
-  return sortSteps(driverSteps(task, 'clean').filter((s) => s.priority > 0)
-    .map((s) => ({ interface: s.interface, step: s.step, args: {}, priority: s.priority, abortable: s.abortable })));
+  return sortSteps(driverSteps(task, 'clean').filter((s) => s.priority !== 0)) as unknown as NodeStep[];
+}
+
+/**
+ * steps.set_node_cleaning_steps: the step list for this cleaning, with no step started yet. Called
+ * at once for out-of-band cleaning, and on the agent's first heartbeat when the ramdisk's
+ * in-band steps are known.
+ */
+export async function setNodeCleaningSteps(task: Task, disableRamdisk = false): Promise<void> {
+  const node = task.node;
+  const manual = node.target_provision_state === states.MANAGEABLE;
+  const userSteps = manual ? ((node.driver_internal_info ?? {}).clean_steps ?? []) as Step[] : null;
+  const steps = cleaningSteps(task, userSteps, disableRamdisk);
+  node.clean_step = {};
+  node.driver_internal_info = { ...(node.driver_internal_info ?? {}), clean_steps: steps, clean_step_index: null };
+  await task.saveNode();
 }
 
 /** Starts cleaning on a task already in `cleaning` (cleaning.do_node_clean), in Ironic's order. */
@@ -68,25 +83,38 @@ export async function runCleaning(task: Task, cleanSteps: Step[] | null, disable
     await task.processEvent('wait', { targetState: manual ? states.MANAGEABLE : null });
     return;
   }
-  let steps: NodeStep[];
   try {
-    steps = cleaningSteps(task, cleanSteps, disableRamdisk);
+    await setNodeCleaningSteps(task, disableRamdisk);
   } catch (err) {
     await cleaningErrorHandler(task, `Cannot clean node ${node.uuid}: ${errorText(err)}`);
     return;
   }
-  node.clean_step = {};
-  node.driver_internal_info = { ...(node.driver_internal_info ?? {}), clean_steps: steps, clean_step_index: null };
-  await task.saveNode();
-  await continueCleanSteps(task, 0);
+  await continueCleanSteps(task, 0, disableRamdisk);
+}
+
+/**
+ * An agent that is rebooting after a step, or still busy with a command, is not a failure: wait
+ * for its next heartbeat to run this step (do_next_clean_step's AgentConnectionFailed/AgentInProgress).
+ */
+async function waitForAgent(task: Task, err: unknown): Promise<boolean> {
+  const info = task.node.driver_internal_info ?? {};
+  const rebooting = err instanceof AgentConnectionFailed && Boolean(info.cleaning_reboot);
+  if (!rebooting && !(err instanceof AgentInProgress)) return false;
+  log.info(`Agent on node ${task.node.uuid} cannot run clean step ${pyRepr(task.node.clean_step ?? {})} now, ` +
+    `waiting for its next heartbeat: ${errorText(err)}`);
+  task.node.driver_internal_info = { ...info, skip_current_clean_step: false };
+  const manual = task.node.target_provision_state === states.MANAGEABLE;
+  await task.processEvent('wait', { targetState: manual ? states.MANAGEABLE : null });
+  return true;
 }
 
 /** do_next_clean_step: runs steps from `index`, then `done` (automated) or `manage` (manual). */
-export async function continueCleanSteps(task: Task, index: number): Promise<void> {
+export async function continueCleanSteps(task: Task, index: number | null, disableRamdiskArg?: boolean): Promise<void> {
   const node = task.node;
-  const steps = ((node.driver_internal_info ?? {}).clean_steps ?? []) as NodeStep[];
+  const steps = index === null ? [] : ((node.driver_internal_info ?? {}).clean_steps ?? []) as NodeStep[];
   const manual = node.target_provision_state === states.MANAGEABLE;
-  for (let i = index; i < steps.length; i++) {
+  const disableRamdisk = disableRamdiskArg ?? Boolean((node.driver_internal_info ?? {}).cleaning_disable_ramdisk);
+  for (let i = index ?? 0; i < steps.length; i++) {
     const step = steps[i];
     node.clean_step = { ...step };
     node.driver_internal_info = { ...(node.driver_internal_info ?? {}), clean_step_index: i };
@@ -95,27 +123,35 @@ export async function continueCleanSteps(task: Task, index: number): Promise<voi
     try {
       result = await executeStep(task, step);
     } catch (err) {
+      if (await waitForAgent(task, err)) return;
       const msg = `Node ${node.uuid} failed step ${pyRepr(step)}: ${errorText(err)}`;
       await cleaningErrorHandler(task, msg);
       return;
     }
     if (result === states.CLEANWAIT) {
-      await task.processEvent('wait');
+      await task.processEvent('wait', { targetState: manual ? states.MANAGEABLE : null });
+      return;
+    }
+    if (result !== null && result !== undefined) {
+      await cleaningErrorHandler(task, `While executing step ${pyRepr(step)} on node ${node.uuid}, step returned ` +
+        `invalid value: ${String(result)}`);
       return;
     }
   }
   node.clean_step = null;
   wipeCleaningInternalInfo(task);
   await task.saveNode();
-  try {
-    await task.driver.deploy.tearDownCleaning(task);
-  } catch (err) {
-    await cleaningErrorHandler(task, `Failed to tear down from cleaning for node ${node.uuid}, reason: ${errorText(err)}`,
-      { tearDownCleaning: false });
-    return;
+  if (!disableRamdisk) {
+    try {
+      await task.driver.deploy.tearDownCleaning(task);
+    } catch (err) {
+      await cleaningErrorHandler(task, `Failed to tear down from cleaning for node ${node.uuid}, reason: ${errorText(err)}`,
+        { tearDownCleaning: false });
+      return;
+    }
   }
   log.info(`Node ${node.uuid} cleaning complete`);
-  await task.processEvent(manual ? 'manage' : 'done');
+  await task.processEvent(manual || node.retired ? 'manage' : 'done');
 }
 
 /** RPC do_node_clean: manual cleaning from manageable. */

@@ -6,10 +6,10 @@
  */
 import { NodeLocked } from '../common/errors';
 import { log } from '../common/log';
-import * as states from '../common/states';
 import type { JsonObject, Step } from '../rpc/conductor-api';
 import { deploymentSteps, continueDeploySteps } from './deployments';
 import { deployingErrorHandler, errorText } from './error-handlers';
+import { actOnHeartbeat } from './heartbeat-outcome';
 import type { NodeStep } from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
@@ -76,14 +76,5 @@ export async function processHeartbeat(tasks: TaskManager, task: Task, callbackU
   await task.saveNode();
   const outcome = await task.driver.deploy.heartbeat(task, callbackUrl, agentVersion);
   if (!outcome) return;
-  if (outcome.action === 'continue-deploy') {
-    await task.processEvent('resume');
-    try {
-      await continueNodeDeploy(task);
-    } catch (err) {
-      await deployingErrorHandler(task, `Unexpected error when processing next deploy step: ${errorText(err)}`);
-    }
-  } else if ([states.DEPLOYING, states.DEPLOYWAIT].includes(task.node.provision_state ?? '')) {
-    await deployingErrorHandler(task, outcome.message);
-  }
+  await actOnHeartbeat(task, outcome, continueNodeDeploy);
 }

@@ -1,10 +1,10 @@
 /** Rescue and unrescue (manager.do_node_rescue / do_node_unrescue). */
-import { createHash } from 'node:crypto';
 import { InstanceRescueFailure, InvalidParameterValue, InvalidStateRequested, NodeInMaintenance } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import { errorText, provisioningErrorHandler } from './error-handlers';
 import { isActionable } from './fsm';
+import { hashRescuePassword } from './rescue-password';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
@@ -18,10 +18,14 @@ function checkActionable(task: Task, event: string): void {
 export async function doNodeRescue(tasks: TaskManager, nodeId: string, password: string): Promise<void> {
   await tasks.run(nodeId, { purpose: 'node rescue' }, async (task) => {
     checkActionable(task, 'rescue');
+    // wipe_token_and_url: an agent from an earlier boot must not be talked to.
+    const { agent_secret_token: _t, agent_secret_token_pregenerated: _p, agent_url: _u, agent_verify_ca: _c, ...internal } =
+      task.node.driver_internal_info ?? {};
+    task.node.driver_internal_info = internal;
     const info = { ...(task.node.instance_info ?? {}) };
     info.rescue_password = password;
-    // Ironic keeps a hashed copy for the agent; sha256 is [conductor]rescue_password_hash_algorithm's default.
-    info.hashed_rescue_password = createHash('sha256').update(password).digest('hex');
+    // The agent gets the crypt(3) form only ([conductor]rescue_password_hash_algorithm).
+    info.hashed_rescue_password = hashRescuePassword(task.ctx.conf, password);
     task.node.instance_info = info;
     try {
       await task.driver.power.validate(task);

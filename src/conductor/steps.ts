@@ -23,7 +23,10 @@ export interface NodeStep {
 /** All steps of `kind` the node's driver offers. */
 export function driverSteps(task: Task, kind: StepKind): StepInfo[] {
   const out: StepInfo[] = [];
-  for (const iface of INTERFACE_KINDS) out.push(...stepsOf(task.driver[iface], kind));
+  for (const iface of INTERFACE_KINDS) {
+    const impl = task.driver[iface];
+    out.push(...stepsOf(impl, kind), ...(impl.runtimeSteps?.(task, kind) ?? []));
+  }
   return out;
 }
 
@@ -106,5 +109,5 @@ export async function executeStep(task: Task, step: NodeStep): Promise<StepResul
   if (typeof iface !== 'object' || !iface.executeStep) {
     throw new InvalidParameterValue({ err: `Interface ${step.interface} has no step ${step.step}` });
   }
-  return iface.executeStep(task, step.step, step.args);
+  return iface.executeStep(task, step.step, step.args ?? {});
 }

@@ -75,6 +75,8 @@ export interface BaseInterface {
   properties(): Record<string, string>;
   validate(task: DriverTask): Promise<void>;
   readonly steps?: readonly StepDecl[];
+  /** Steps known only at run time (an agent's in-band steps, cached on the node), in reporting shape. */
+  runtimeSteps?(task: DriverTask, kind: StepKind): StepInfo[];
   executeStep?(task: DriverTask, step: string, args: JsonObject): Promise<StepResult>;
 }
 
@@ -137,7 +139,17 @@ export interface DeployInterface extends BaseInterface {
   /** Data the deploy received with the request (extra_data), kept untouched. */
 }
 
-export type HeartbeatOutcome = { action: 'continue-deploy' } | { action: 'fail-deploy'; message: string } | null;
+export type HeartbeatOutcome =
+  | { action: 'continue-deploy' } | { action: 'fail-deploy'; message: string }
+  /** First heartbeat in `clean wait`: the agent's steps are cached, set the node's clean steps and run them. */
+  | { action: 'start-clean'; errorPrefix: string }
+  /** An in-band clean step ended; resetSteps: recompute the step list first (automated cleaning, new agent). */
+  | { action: 'continue-clean'; resetSteps?: boolean }
+  | { action: 'fail-clean'; message: string; errmsg?: string }
+  /** The rescue ramdisk took the password: resume, clean up and finish the rescue. */
+  | { action: 'finish-rescue'; errorPrefix: string }
+  | { action: 'fail-rescue'; message: string }
+  | null;
 
 export interface InspectInterface extends BaseInterface {
   /** Returns the next provision state: `manageable` when done, `inspect wait` when asynchronous. */
@@ -251,6 +263,8 @@ export interface StepInfo {
   argsinfo?: Readonly<Record<string, ArgInfo>> | null;
   abortable?: boolean;
   requires_ramdisk?: boolean;
+  /** Agent steps: reboot the node once the step is done. */
+  reboot_requested?: boolean;
 }
 
 /** The steps of `kind` an interface offers, in Ironic's reporting shape. */

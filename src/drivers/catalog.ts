@@ -41,6 +41,7 @@ import { createRedfishPower } from './power/redfish';
 import { createSnmpPower } from './power/snmp';
 import { createFakeRaid } from './raid/fake';
 import { createNoRaid } from './raid/no-raid';
+import { createAgentRescue } from './rescue/agent';
 import { createFakeRescue } from './rescue/fake';
 import { createNoRescue } from './rescue/no-rescue';
 import { createFakeStorage } from './storage/fake';
@@ -64,7 +65,7 @@ const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   network: new Map([['flat', createFlatNetwork], ['noop', createNoopNetwork]]),
   power: new Map([['fake', createFakePower], ['redfish', createRedfishPower], ['ipmitool', createIpmitoolPower], ['snmp', createSnmpPower]]),
   raid: new Map([['fake', createFakeRaid], ['no-raid', createNoRaid]]),
-  rescue: new Map([['fake', createFakeRescue], ['no-rescue', createNoRescue]]),
+  rescue: new Map([['fake', createFakeRescue], ['no-rescue', createNoRescue], ['agent', createAgentRescue]]),
   storage: new Map([['fake', createFakeStorage], ['noop', createNoopStorage]]),
   vendor: new Map([['fake', createFakeVendor], ['no-vendor', createNoVendor], ['ipmitool', createIpmitoolVendor], ['redfish', createRedfishVendor]]),
 };

@@ -15,10 +15,13 @@ import * as path from 'node:path';
 import { StreamVerifier, resolveChecksum, type ImageChecksumInfo } from './checksum';
 import { convertToRaw, detectImageFormat, type ImageFormat } from './convert';
 import { downloadTo, fetchText, type DownloadProgress, type ProgressCallback } from './download';
+import { isGlanceImage, parseImageId } from './glance/image-ref';
 
 export interface ResolvedImage extends ImageChecksumInfo {
   /** http(s):// or file:// location of the bits. */
   url: string;
+  /** Sent with an http(s) download, e.g. Glance's X-Auth-Token. */
+  headers?: Record<string, string>;
 }
 
 /** Turns non-URL image sources (e.g. Glance ids) into URLs; supplied by the caller. */
@@ -87,7 +90,9 @@ export class ImageCache {
   /** Cache key: the source plus what makes its bytes differ. */
   keyFor(req: ImageRequest): string {
     const h = createHash('sha256');
-    h.update([req.image_source, req.image_os_hash_value ?? req.image_checksum ?? '', req.force_raw ? 'raw' : ''].join('\0'));
+    // One entry per Glance image however it is written (UUID or glance://UUID), as Ironic's master file name.
+    const source = isGlanceImage(req.image_source) ? parseImageId(req.image_source) : req.image_source;
+    h.update([source, req.image_os_hash_value ?? req.image_checksum ?? '', req.force_raw ? 'raw' : ''].join('\0'));
     return h.digest('hex').slice(0, 40) + (req.force_raw ? '.raw' : '');
   }
 
@@ -183,7 +188,7 @@ export class ImageCache {
     const tmpRaw = `${tmp}.raw`;
     try {
       const verifier = spec ? new StreamVerifier(spec, req.image_source) : undefined;
-      await downloadTo(resolved.url, tmp, verifier, progress);
+      await downloadTo(resolved.url, tmp, verifier, progress, resolved.headers);
       verifier?.verify();
       let final = tmp;
       if (req.force_raw) {

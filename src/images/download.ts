@@ -20,7 +20,7 @@ export class ImageDownloadError extends Error {
   override readonly name = 'ImageDownloadError';
 }
 
-async function openSource(url: string): Promise<{ stream: Readable; total?: number }> {
+async function openSource(url: string, headers: Record<string, string>): Promise<{ stream: Readable; total?: number }> {
   if (/^file:\/\//i.test(url)) {
     const file = fileURLToPath(url);
     const st = await fsp.stat(file).catch(() => undefined);
@@ -30,7 +30,7 @@ async function openSource(url: string): Promise<{ stream: Readable; total?: numb
   if (!/^https?:\/\//i.test(url)) throw new ImageDownloadError(`unsupported image URL ${url}`);
   let res: Response;
   try {
-    res = await fetch(url);
+    res = await fetch(url, { headers });
   } catch (err) {
     throw new ImageDownloadError(`cannot download ${url}: ${(err as Error).message}`);
   }
@@ -40,8 +40,10 @@ async function openSource(url: string): Promise<{ stream: Readable; total?: numb
   return Number.isFinite(len) && len > 0 ? { stream, total: len } : { stream };
 }
 
-export async function downloadTo(url: string, dest: string, verifier: StreamVerifier | undefined, onProgress: ProgressCallback): Promise<number> {
-  const { stream, total } = await openSource(url);
+export async function downloadTo(
+  url: string, dest: string, verifier: StreamVerifier | undefined, onProgress: ProgressCallback, headers: Record<string, string> = {},
+): Promise<number> {
+  const { stream, total } = await openSource(url, headers);
   let bytes = 0;
   const tap = new Transform({
     transform(chunk: Buffer, _enc, done) {

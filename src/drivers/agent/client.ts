@@ -170,6 +170,24 @@ export class AgentClient {
     });
   }
 
+  getCleanSteps(node: AgentNode, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
+    return this.command(node, 'clean.get_clean_steps', { node: nodeDict, ports: ports.map(portDict) }, { wait: true });
+  }
+
+  executeCleanStep(node: AgentNode, step: JsonObject, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
+    return this.command(node, 'clean.execute_clean_step', {
+      step, node: nodeDict, ports: ports.map(portDict),
+      clean_version: (node.driver_internal_info ?? {}).hardware_manager_version ?? null,
+    });
+  }
+
+  /** rescue.finalize_rescue with the hashed password (the plain-text fallback is for agents before 6.0.0). */
+  finalizeRescue(node: AgentNode & Pick<NodeRecord, 'instance_info'>): Promise<AgentCommand> {
+    const hashed = (node.instance_info ?? {}).hashed_rescue_password;
+    if (!hashed) throw new IronicError('Agent rescue requires rescue_password in instance_info');
+    return this.command(node, 'rescue.finalize_rescue', { rescue_password: hashed, hashed: true });
+  }
+
   /** standby.prepare_image: the pre-deploy-steps way of writing an image (still served by IPA). */
   prepareImage(node: AgentNode, imageInfo: JsonObject, configdrive: string | null, wait = false): Promise<AgentCommand> {
     const params: JsonObject = { image_info: imageInfo };

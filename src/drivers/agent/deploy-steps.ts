@@ -6,6 +6,7 @@ import { InstanceDeployFailure } from '../../common/errors';
 import { log } from '../../common/log';
 import * as states from '../../common/states';
 import { getConfigDriveImage, type ConfigDriveInput } from '../../images/configdrive';
+import { isGlanceImage } from '../../images/glance/image-ref';
 import type { DriverTask, JsonObject } from '../base';
 import { AgentClient, commandErrorText } from './client';
 import { executeInbandDeployStep } from './heartbeat';
@@ -55,6 +56,8 @@ export const isWholeDiskImage = (task: DriverTask): boolean => (task.node.driver
 export function updateImageType(task: DriverTask): void {
   const info = task.node.instance_info ?? {};
   if (!info.image_source) return;
+  // A Glance image's record decides, once it is read (glance-image.ts).
+  if (typeof info.image_type !== 'string' && isGlanceImage(info.image_source)) return;
   const iwdi = typeof info.image_type === 'string' ? info.image_type !== 'partition' : !info.kernel && !info.ramdisk;
   task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), is_whole_disk_image: iwdi };
   task.node.instance_info = { ...info, image_type: iwdi ? 'whole-disk' : 'partition' };

@@ -8,7 +8,9 @@ import { InstanceDeployFailure } from '../../common/errors';
 import { log } from '../../common/log';
 import * as states from '../../common/states';
 import type { DriverTask, HeartbeatOutcome, JsonObject } from '../base';
+import { heartbeatCleanWait } from './clean-heartbeat';
 import { AgentClient, commandErrorText, type AgentCommand } from './client';
+import { heartbeatRescueWait } from './rescue-heartbeat';
 
 /** States in which a heartbeat may act (agent_base HEARTBEAT_ALLOWED). */
 const HEARTBEAT_ALLOWED = [states.DEPLOYWAIT, states.CLEANWAIT, states.RESCUEWAIT, states.DEPLOYING, states.CLEANING,
@@ -115,6 +117,26 @@ async function heartbeatDeployWait(task: DriverTask, client: AgentClient): Promi
   }
 }
 
+/** _heartbeat_in_maintenance: a node put in maintenance mid-operation has that operation aborted. */
+function heartbeatInMaintenance(task: DriverTask): HeartbeatOutcome {
+  const node = task.node;
+  const state = node.provision_state ?? '';
+  if (!task.ctx.conf.bool('conductor', 'allow_provisioning_in_maintenance')) {
+    if ([states.CLEANING, states.CLEANWAIT].includes(state)) {
+      return { action: 'fail-clean', message: `Aborting cleaning for node ${node.uuid}, as it is in maintenance mode`,
+        errmsg: 'Cleaning aborted as node is in maintenance mode' };
+    }
+    if ([states.DEPLOYING, states.DEPLOYWAIT].includes(state)) {
+      return { action: 'fail-deploy', message: 'Deploy aborted as node is in maintenance mode' };
+    }
+    if ([states.RESCUING, states.RESCUEWAIT].includes(state)) {
+      return { action: 'fail-rescue', message: 'Rescue aborted as node is in maintenance mode' };
+    }
+  }
+  log.warning(`Heartbeat from node ${node.uuid} in maintenance mode; not taking any action.`);
+  return null;
+}
+
 /** HeartbeatMixin.heartbeat, after the conductor recorded agent_url and the heartbeat time. */
 export async function agentHeartbeat(task: DriverTask, client: AgentClient): Promise<HeartbeatOutcome> {
   const node = task.node;
@@ -122,14 +144,10 @@ export async function agentHeartbeat(task: DriverTask, client: AgentClient): Pro
     log.error(`Heartbeat from node ${node.uuid} in unsupported provision state ${node.provision_state}, not taking any action.`);
     return null;
   }
-  if (node.maintenance) {
-    if (node.provision_state === states.DEPLOYWAIT && !task.ctx.conf.bool('conductor', 'allow_provisioning_in_maintenance')) {
-      return { action: 'fail-deploy', message: 'Deploy aborted as node is in maintenance mode' };
-    }
-    log.warning(`Heartbeat from node ${node.uuid} in maintenance mode; not taking any action.`);
-    return null;
-  }
+  if (node.maintenance) return heartbeatInMaintenance(task);
   if (node.provision_state === states.DEPLOYWAIT) return heartbeatDeployWait(task, client);
+  if (node.provision_state === states.CLEANWAIT) return heartbeatCleanWait(task, client);
+  if (node.provision_state === states.RESCUEWAIT) return heartbeatRescueWait(task, client);
   return null;
 }
 

@@ -16,6 +16,8 @@ import { ImageRefValidationFailed, InvalidImage, InvalidParameterValue, MissingP
 import { log } from '../../common/log';
 import type { Config } from '../../conf/config';
 import { ImageCache, ImageCacheError, type ImageRequest } from '../../images/cache';
+import { glanceImageResolver } from '../../images/glance/resolver';
+import { isGlanceImage } from '../../images/glance/image-ref';
 import { ChecksumError } from '../../images/checksum';
 import { ImageConversionError, detectImageFormat } from '../../images/convert';
 import { ImageDownloadError } from '../../images/download';
@@ -23,6 +25,8 @@ import { validateExtraData, ExtraDataValidationError, type ExtraData } from '../
 import { injectExtraData, InjectionError } from '../../images/inject';
 import { findRootFilesystemOffset } from '../../images/rootfs-offset';
 import type { DriverTask, JsonObject } from '../base';
+import { DownloadProgressRecorder } from './download-progress';
+import { applyGlanceImageInfo, showGlanceImage, useSwiftTempUrl } from './glance-image';
 
 const caches = new Map<string, ImageCache>();
 
@@ -35,6 +39,7 @@ export function instanceImageCache(conf: Config): ImageCache {
       master_dir: master,
       image_cache_size: conf.int('pxe', 'image_cache_size'),
       image_cache_ttl: conf.int('pxe', 'image_cache_ttl'),
+      resolver: glanceImageResolver(conf),
     });
     caches.set(master, cache);
   }
@@ -60,9 +65,12 @@ export function injectableExtraData(extraData: JsonObject | undefined): ExtraDat
   return data.admin_pass !== undefined || (data.files?.length ?? 0) > 0 ? data : null;
 }
 
+/** Glance images are always cached and served by the conductor, unless the agent gets a Swift temp URL. */
 export function servedLocally(task: DriverTask, injecting: boolean): boolean {
   const source = String((task.node.instance_info ?? {}).image_source ?? '');
-  return injecting || source.startsWith('file://') || imageDownloadSource(task) === 'local';
+  const download = imageDownloadSource(task);
+  if (isGlanceImage(source)) return injecting || download !== 'swift';
+  return injecting || source.startsWith('file://') || download === 'local';
 }
 
 const nodeImageDir = (conf: Config, uuid: string) => path.join(conf.str('pxe', 'images_path'), uuid);
@@ -122,8 +130,11 @@ export async function buildInstanceInfoForDeploy(task: DriverTask, inject: Extra
   const node = task.node;
   const info: JsonObject = { ...(node.instance_info ?? {}), image_url: null };
   const source = String(info.image_source);
+  const glance = isGlanceImage(source) ? await showGlanceImage(task, source) : null;
+  if (glance) applyGlanceImageInfo(task, info, glance);
   const iwdi = (node.driver_internal_info ?? {}).is_whole_disk_image !== false;
   info.image_type = iwdi ? 'whole-disk' : 'partition';
+  if (glance && !servedLocally(task, inject !== null)) return useSwiftTempUrl(task, info, glance);
   if (!servedLocally(task, inject !== null)) {
     info.image_url = source;
     return info;
@@ -143,10 +154,16 @@ export async function buildInstanceInfoForDeploy(task: DriverTask, inject: Extra
   };
   const dest = nodeImagePath(conf, node.uuid);
   await fsp.mkdir(nodeImageDir(conf, node.uuid), { recursive: true });
+  const progress = new DownloadProgressRecorder(task, source);
+  req.onProgress = progress.onProgress;
+  let ok = false;
   try {
     await placeNodeImage(task, req, inject, dest);
+    ok = true;
   } catch (err) {
     throw cacheFailure(err, source);
+  } finally {
+    await progress.finish(ok);
   }
   info.image_disk_format = await detectImageFormat(dest);
   // The agent checks what it downloads: the digest of the bytes served, which conversion or

@@ -11,6 +11,7 @@ import type { DhcpBootConf } from '../../dhcp/boot-options';
 import { createDhcpProvider } from '../../dhcp/factory';
 import { NoneDhcpProvider, type DhcpProvider } from '../../dhcp/provider';
 import { ImageCache } from '../../images/cache';
+import { glanceImageResolver } from '../../images/glance/resolver';
 
 /** How an implementation boots: which loader script and which folder/protocol serve its files. */
 export interface BootFlavor {
@@ -135,6 +136,8 @@ export function masterImageCache(conf: Config): ImageCache {
       master_dir: master,
       image_cache_size: conf.int('pxe', 'image_cache_size'),
       image_cache_ttl: conf.int('pxe', 'image_cache_ttl'),
+      // deploy_kernel/deploy_ramdisk and instance kernel/ramdisk may be Glance image ids.
+      resolver: glanceImageResolver(conf),
     });
     caches.set(master, cache);
   }

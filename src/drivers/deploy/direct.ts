@@ -4,14 +4,19 @@
  * deploy steps drive it: deploy (100), write_image (80, asynchronous in the agent),
  * prepare_instance_boot (60), tear_down_agent (40), switch_to_tenant_network (30),
  * boot_instance (20). Before the ramdisk boots, prepare() caches the image on the conductor
- * with the deploy request's extra_data injected and publishes it over HTTP.
+ * with the deploy request's extra_data injected and publishes it over HTTP. Cleaning is in
+ * band: the agent is booted for it and its clean steps join the driver's (agent/clean-*.ts).
  */
 import { InstanceDeployFailure, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import * as states from '../../common/states';
+import { isGlanceImage } from '../../images/glance/image-ref';
 import type { DeployInterface, DriverTask, JsonObject, StepDecl } from '../base';
 import { AgentClient } from '../agent/client';
 import { prepareInstanceBoot, tearDownAgent, updateImageType, writeImage } from '../agent/deploy-steps';
+import { ironicApiUrl } from '../agent/agent-options';
+import { agentDeployCleanSteps, executeInbandCleanStep, isCachedCleanStep } from '../agent/clean-steps';
 import { agentHeartbeat } from '../agent/heartbeat';
+import { prepareInbandCleaning, tearDownInbandCleaning } from '../agent/inband-cleaning';
 import {
   buildInstanceInfoForDeploy, destroyHttpInstanceImages, imageDownloadSource, injectableExtraData, servedLocally,
 } from '../agent/instance-image';
@@ -43,15 +48,6 @@ const VALID_IMAGE_TYPES = ['partition', 'whole-disk'];
 
 const manageBoot = (task: DriverTask) => task.ctx.conf.bool('agent', 'manage_agent_boot');
 
-/** get_ironic_api_url: the URL the ramdisk calls back, passed as ipa-api-url. */
-function ironicApiUrl(task: DriverTask): string {
-  const conf = task.ctx.conf;
-  const url = conf.optStr('service_catalog', 'endpoint_override') ?? conf.optStr('api', 'public_endpoint');
-  if (url) return url.replace(/\/+$/, '');
-  const host = conf.str('api', 'host_ip');
-  return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${conf.int('api', 'port')}`;
-}
-
 function validateImageInfo(task: DriverTask): void {
   const node = task.node;
   const ii = node.instance_info ?? {};
@@ -63,7 +59,8 @@ function validateImageInfo(task: DriverTask): void {
   if (ii.image_type && !VALID_IMAGE_TYPES.includes(String(ii.image_type))) {
     throw new InvalidParameterValue(`Invalid image_type "${String(ii.image_type)}", valid are ${VALID_IMAGE_TYPES.join(', ')}`);
   }
-  if (!String(source).startsWith('file://')) {
+  // Glance records carry the checksums; file images are hashed when cached.
+  if (!isGlanceImage(source) && !String(source).startsWith('file://')) {
     const algo = ii.image_os_hash_algo;
     const value = ii.image_os_hash_value;
     if (Boolean(algo) !== Boolean(value) || (!value && !ii.image_checksum)) {
@@ -170,7 +167,9 @@ export function createDirectDeploy(): DeployInterface {
         case 'tear_down_agent': return tearDownAgent(task, clientFor(task));
         case 'switch_to_tenant_network': return switchToTenantNetwork(task);
         case 'boot_instance': return bootInstance(task);
-        default: throw new InvalidParameterValue(`Interface deploy has no step ${step}`);
+        default:
+          if (isCachedCleanStep(task, 'deploy', step)) return executeInbandCleanStep(task, clientFor(task));
+          throw new InvalidParameterValue(`Interface deploy has no step ${step}`);
       }
     },
     async tearDown(task) {
@@ -187,8 +186,14 @@ export function createDirectDeploy(): DeployInterface {
       await destroyHttpInstanceImages(task.ctx.conf, task.node.uuid);
     },
     async takeOver() {},
-    // In-band cleaning and servicing through the agent are not implemented here.
-    ...OUT_OF_BAND_CLEAN_AND_SERVICE,
+    runtimeSteps(task, kind) {
+      return kind === 'clean' ? agentDeployCleanSteps(task) : [];
+    },
+    prepareCleaning: (task) => prepareInbandCleaning(task, manageBoot(task)),
+    tearDownCleaning: (task) => tearDownInbandCleaning(task, manageBoot(task)),
+    // In-band servicing through the agent is not implemented here.
+    prepareService: OUT_OF_BAND_CLEAN_AND_SERVICE.prepareService,
+    tearDownService: OUT_OF_BAND_CLEAN_AND_SERVICE.tearDownService,
     async heartbeat(task) {
       return agentHeartbeat(task, clientFor(task));
     },

@@ -5,18 +5,30 @@
  * answers when they are done. Only one asynchronous command may run at a time, as in IPA.
  */
 import { randomUUID } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { CLEAN_STEPS, executeCleanStep, HARDWARE_MANAGER_VERSION, VersionMismatch } from './clean';
 import { AgentCommandError, writeImage, type Disks, type JsonObject } from './standby';
 
 export interface CommandEntry {
   id: string;
   command_name: string;
   command_params: JsonObject;
-  command_status: 'RUNNING' | 'SUCCEEDED' | 'FAILED';
+  command_status: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CLEAN_VERSION_MISMATCH';
   command_error: JsonObject | null;
   command_result: unknown;
 }
 
 export class UnknownCommand extends Error {}
+
+/** RescueExtension.write_rescue_password (the emulator only takes hashed passwords). */
+async function writeRescuePassword(file: string, hashed: string): Promise<void> {
+  try {
+    await fsp.writeFile(file, hashed);
+  } catch (err) {
+    throw new AgentCommandError('CommandExecutionError', 'Command execution failed', 'Rescue Operation failed when writing ' +
+      `the hashed rescue password to the password file. Error ${(err as Error).message}`);
+  }
+}
 export class AgentBusy extends Error {}
 
 type Handler = (params: JsonObject) => Promise<unknown>;
@@ -28,12 +40,15 @@ const DEPLOY_STEPS = {
         configdrive: { description: 'Configdrive', required: false } } },
   ],
 };
-const HW_VERSION = { generic_hardware_manager: '1.2' };
 
 export class CommandRunner {
   readonly commands: CommandEntry[] = [];
   partitionUuids: Record<string, string> = {};
   poweredOff = false;
+  /** What rescue.finalize_rescue received; IPA stops serving its API after it. */
+  rescue: { password: string; hashed: boolean } | null = null;
+  /** Where finalize_rescue writes the hash (IPA's /etc/ipa-rescue-config/ipa-rescue-password); null: nowhere. */
+  rescuePasswordFile: string | null = null;
   private running: Promise<void> | null = null;
 
   constructor(private readonly disks: Disks) {}
@@ -46,7 +61,7 @@ export class CommandRunner {
       return r.message;
     };
     return {
-      'deploy.get_deploy_steps': { async: false, run: async () => ({ deploy_steps: DEPLOY_STEPS, hardware_manager_version: HW_VERSION }) },
+      'deploy.get_deploy_steps': { async: false, run: async () => ({ deploy_steps: DEPLOY_STEPS, hardware_manager_version: HARDWARE_MANAGER_VERSION }) },
       'deploy.execute_deploy_step': {
         async: true,
         run: async (p) => {
@@ -66,6 +81,19 @@ export class CommandRunner {
       'standby.sync': { async: false, run: async () => null },
       'standby.power_off': { async: true, run: async () => { this.poweredOff = true; return null; } },
       'standby.run_image': { async: true, run: async () => null },
+      'clean.get_clean_steps': {
+        async: false, run: async () => ({ clean_steps: CLEAN_STEPS, hardware_manager_version: HARDWARE_MANAGER_VERSION }),
+      },
+      'clean.execute_clean_step': { async: true, run: (p) => executeCleanStep(this.disks, p) },
+      'rescue.finalize_rescue': {
+        async: false,
+        run: async (p) => {
+          const rescue = { password: String(p.rescue_password ?? ''), hashed: p.hashed === true };
+          if (this.rescuePasswordFile) await writeRescuePassword(this.rescuePasswordFile, rescue.password);
+          this.rescue = rescue;
+          return null;
+        },
+      },
       'log.collect_system_logs': { async: false, run: async () => ({ system_logs: '' }) },
     };
   }
@@ -94,10 +122,15 @@ export class CommandRunner {
       entry.command_result = await work;
       entry.command_status = 'SUCCEEDED';
     } catch (err) {
-      entry.command_status = 'FAILED';
+      entry.command_status = err instanceof VersionMismatch ? 'CLEAN_VERSION_MISMATCH' : 'FAILED';
       entry.command_error = err instanceof AgentCommandError
         ? err.toJSON() : { type: 'CommandExecutionError', code: 500, message: 'Command execution failed', details: String((err as Error).message) };
     }
+  }
+
+  /** A fresh boot of the ramdisk: the command list starts empty again. */
+  reboot(): void {
+    this.commands.length = 0;
   }
 
   /** Lets in-flight work end (tests stop emulators after a deploy). */

@@ -22,6 +22,8 @@ export interface AgentEmulatorOptions {
   port?: number;
   apiVersion?: string;
   agentVersion?: string;
+  /** File finalize_rescue writes the hashed rescue password to. */
+  rescuePasswordFile?: string;
 }
 
 export interface AgentEmulator {
@@ -60,7 +62,8 @@ class Ramdisk {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
-  constructor(private readonly opts: AgentEmulatorOptions, private readonly callbackUrl: () => string) {}
+  constructor(private readonly opts: AgentEmulatorOptions, private readonly callbackUrl: () => string,
+    private readonly runner: CommandRunner) {}
 
   private headers(): Record<string, string> {
     return { 'Content-Type': 'application/json', 'X-OpenStack-Ironic-API-Version': this.opts.apiVersion ?? '1.82' };
@@ -85,14 +88,17 @@ class Ramdisk {
     });
     await res.arrayBuffer();
     if (res.status >= 400 && res.status < 500) {
-      // Our token is gone (the node was rebooted into a fresh ramdisk): look up again.
+      // Our token is gone (the node was rebooted into a fresh ramdisk): look up again, with no commands run yet.
       this.stats.rejectedHeartbeats++;
+      this.runner.reboot();
       this.token = null;
       this.uuid = null;
     }
   }
 
   private async tick(): Promise<void> {
+    // After finalize_rescue IPA exits: the rescued system no longer calls Ironic.
+    if (this.runner.rescue) return;
     try {
       if (!this.token || !this.uuid) {
         if (await this.lookup()) await this.heartbeat();
@@ -125,6 +131,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, runner: Command
     reply(res, 404, { faultstring: 'Not found', faultcode: 'Client' });
     return;
   }
+  if (runner.rescue) {
+    // serve_api is off once the rescue is finalized.
+    reply(res, 404, { faultstring: 'Not found', faultcode: 'Client' });
+    return;
+  }
   if (req.method === 'GET') {
     reply(res, 200, { commands: runner.commands });
     return;
@@ -152,8 +163,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, runner: Command
 
 export async function startAgentEmulator(opts: AgentEmulatorOptions): Promise<AgentEmulator> {
   const runner = new CommandRunner(opts.disks);
+  runner.rescuePasswordFile = opts.rescuePasswordFile ?? null;
   let base = '';
-  const ramdisk = new Ramdisk(opts, () => base);
+  const ramdisk = new Ramdisk(opts, () => base, runner);
   const server: Server = createServer((req, res) => {
     handle(req, res, runner, ramdisk).catch((err: Error) => reply(res, 500, { faultstring: err.message, faultcode: 'Server' }));
   });
