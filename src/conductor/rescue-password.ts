@@ -4,8 +4,8 @@
  * agent writes it as is into the rescue user's shadow entry.
  */
 import type { Config } from '../conf/config';
-import { sha256Crypt } from '../common/sha256-crypt';
-import { sha512Crypt } from '../images/sha512-crypt';
+import { sha256Crypt, sha512Crypt } from '../common/sha-crypt';
+
 
 export function hashRescuePassword(conf: Config, password: string): string {
   return conf.str('conductor', 'rescue_password_hash_algorithm') === 'sha512' ? sha512Crypt(password) : sha256Crypt(password);

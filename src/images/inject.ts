@@ -8,7 +8,7 @@ import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { DebugfsError, checkFilesystem, readFile, statPath, writeFiles, type FsTarget, type WriteSpec } from './debugfs';
 import { validateExtraData, type ExtraData } from './extra-data-schema';
-import { sha512Crypt } from './sha512-crypt';
+import { sha512Crypt } from '../common/sha-crypt';
 
 export class InjectionError extends Error {
   override readonly name = 'InjectionError';

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { injectExtraData, setRootPassword } from '../../src/images/inject';
 import { validateExtraData } from '../../src/images/extra-data-schema';
-import { sha512Crypt } from '../../src/images/sha512-crypt';
+import { sha512Crypt } from '../../src/common/sha-crypt';
 
 const run = promisify(execFile);
 const SHADOW = 'root:*:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { sha512Crypt } from '../../../src/images/sha512-crypt';
+import { sha512Crypt } from '../../../src/common/sha-crypt';
 import {
   availableNode, buildExt4Image, debugfsCat, DirectLab, emulatorFor, ext4Uuid, nodeId, recordProvisionStates, run,
   sha256File, startDirectLab, startStaticServer, V, waitForState,

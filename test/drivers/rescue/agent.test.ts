@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { sha256Crypt } from '../../../src/common/sha256-crypt';
-import { sha512Crypt } from '../../../src/images/sha512-crypt';
+import { sha256Crypt } from '../../../src/common/sha-crypt';
+import { sha512Crypt } from '../../../src/common/sha-crypt';
 import { startAgentEmulator } from '../../../src/emulators/agent/server';
 import {
   availableNode, buildExt4Image, DirectLab, emulatorFor, nodeId, recordProvisionStates, sha256File, startDirectLab, V,
