@@ -15,8 +15,8 @@ import { pipeline } from 'node:stream/promises';
 import { ImageRefValidationFailed, InvalidImage, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import { log } from '../../common/log';
 import type { Config } from '../../conf/config';
-import { ImageCache, ImageCacheError, type ImageRequest } from '../../images/cache';
-import { glanceImageResolver } from '../../images/glance/resolver';
+import { ImageCacheError, type ImageCache, type ImageRequest } from '../../images/cache';
+import { masterImageCacheAt } from '../master-image-cache';
 import { isGlanceImage } from '../../images/glance/image-ref';
 import { ChecksumError } from '../../images/checksum';
 import { ImageConversionError, detectImageFormat } from '../../images/convert';
@@ -28,22 +28,9 @@ import type { DriverTask, JsonObject } from '../base';
 import { DownloadProgressRecorder } from './download-progress';
 import { applyGlanceImageInfo, showGlanceImage, useSwiftTempUrl } from './glance-image';
 
-const caches = new Map<string, ImageCache>();
-
-/** One cache per master directory and process, so concurrent deploys share downloads. */
+/** The master cache of instance images ([pxe]instance_master_path, Ironic's InstanceImageCache). */
 export function instanceImageCache(conf: Config): ImageCache {
-  const master = conf.str('pxe', 'instance_master_path');
-  let cache = caches.get(master);
-  if (!cache) {
-    cache = new ImageCache({
-      master_dir: master,
-      image_cache_size: conf.int('pxe', 'image_cache_size'),
-      image_cache_ttl: conf.int('pxe', 'image_cache_ttl'),
-      resolver: glanceImageResolver(conf),
-    });
-    caches.set(master, cache);
-  }
-  return cache;
+  return masterImageCacheAt(conf, conf.str('pxe', 'instance_master_path'));
 }
 
 /** get_image_download_source: instance_info, then driver_info, then [agent]image_download_source. */

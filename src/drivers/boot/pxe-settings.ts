@@ -10,8 +10,8 @@ import { log } from '../../common/log';
 import type { DhcpBootConf } from '../../dhcp/boot-options';
 import { createDhcpProvider } from '../../dhcp/factory';
 import { NoneDhcpProvider, type DhcpProvider } from '../../dhcp/provider';
-import { ImageCache } from '../../images/cache';
-import { glanceImageResolver } from '../../images/glance/resolver';
+import type { ImageCache } from '../../images/cache';
+import { masterImageCacheAt } from '../master-image-cache';
 
 /** How an implementation boots: which loader script and which folder/protocol serve its files. */
 export interface BootFlavor {
@@ -122,26 +122,9 @@ export function dhcpProviderFor(conf: Config): DhcpProvider {
   return new NoneDhcpProvider();
 }
 
-const caches = new Map<string, ImageCache>();
-
-/**
- * One cache per master directory for the whole process, so concurrent nodes booting the same
- * deploy ramdisk share one download ([pxe]tftp_master_path, Ironic's TFTPImageCache).
- */
+/** The master cache of deploy/instance kernels and ramdisks ([pxe]tftp_master_path, Ironic's TFTPImageCache). */
 export function masterImageCache(conf: Config): ImageCache {
-  const master = conf.optStr('pxe', 'tftp_master_path') ?? path.join(conf.str('pxe', 'tftp_root'), 'master_images');
-  let cache = caches.get(master);
-  if (!cache) {
-    cache = new ImageCache({
-      master_dir: master,
-      image_cache_size: conf.int('pxe', 'image_cache_size'),
-      image_cache_ttl: conf.int('pxe', 'image_cache_ttl'),
-      // deploy_kernel/deploy_ramdisk and instance kernel/ramdisk may be Glance image ids.
-      resolver: glanceImageResolver(conf),
-    });
-    caches.set(master, cache);
-  }
-  return cache;
+  return masterImageCacheAt(conf, conf.optStr('pxe', 'tftp_master_path') ?? path.join(conf.str('pxe', 'tftp_root'), 'master_images'));
 }
 
 /** deploy_utils.get_ironic_api_url: the catalog override, else where this API listens. */
