@@ -72,7 +72,7 @@ export const checkRescuewaitTimeouts: Check = async (manager, rings) => {
 };
 
 export const checkServicewaitTimeouts: Check = async (manager, rings) => {
-  const timeout = manager.ctx.conf.int('conductor', 'clean_callback_timeout');
+  const timeout = manager.ctx.conf.int('conductor', 'service_callback_timeout');
   if (timeout <= 0) return;
   await failIfInState(manager, rings, waitFilter(states.SERVICEWAIT, timeout), [states.SERVICEWAIT], {
     keepTargetState: true,

@@ -7,6 +7,10 @@ export const EXTRA_OPTIONS: Catalog = {
     enabled_firmware_interfaces: { type: 'list', default: ['no-firmware'] },
     default_firmware_interface: { type: 'string' },
   },
+  conductor: {
+    // Servicing (service wait) arrived after Ironic 21.4.4; same name and default as upstream.
+    service_callback_timeout: { type: 'int', default: 1800, min: 0 },
+  },
   ipmi: {
     // Selects Debian's ipmitool binary (as Python Ironic runs it) instead of the built-in IPMI client.
     use_ipmitool_binary: { type: 'bool', default: false },
