@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RedfishEmulator, startRedfishEmulator } from '../../../src/emulators/redfish';
-import { seededRandom } from '../../protocols/redfish/helpers/hostile-server';
+import { seededRandom } from '../../protocols/seeded-random';
 
 const TARGETS: [string, string][] = [
   ['PATCH', '/redfish/v1/Systems/1'],

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IpmiClient, IpmiError, type IpmiClientOptions, type IpmiPowerClient } from '../../../src/protocols/ipmi';
-import { HostileBmc, MUTATIONS, seededRandom, startGarbageResponder } from './hostile-bmc';
+import { HostileBmc, MUTATIONS, startGarbageResponder } from './hostile-bmc';
+import { seededRandom } from '../seeded-random';
 
 const OPERATIONS: Array<(c: IpmiPowerClient) => Promise<unknown>> = [
   (c) => c.getPowerState(),

@@ -6,18 +6,7 @@
  */
 import dgram from 'node:dgram';
 import { SimBmc } from '../../../src/protocols/ipmi/sim';
-
-/** mulberry32: tiny, fast, good enough to drive a fuzzer reproducibly. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../seeded-random';
 
 export const MUTATIONS = ['pass', 'truncate', 'wrong-session', 'flip-byte', 'flip-last', 'replay', 'random', 'random-rmcp', 'duplicate', 'delay', 'drop'] as const;
 export type Mutation = (typeof MUTATIONS)[number];

@@ -9,7 +9,8 @@ import {
   RedfishResponseTooLargeError, RedfishServerError, RedfishSystemResolutionError, RedfishTimeoutError, RedfishTlsError,
 } from '../../../src/protocols/redfish';
 import { startRedfishEmulator } from '../../../src/emulators/redfish';
-import { HostileServer, httpHead, respond, seededRandom, startHostileServer } from './helpers/hostile-server';
+import { HostileServer, httpHead, respond, startHostileServer } from './helpers/hostile-server';
+import { seededRandom } from '../seeded-random';
 
 const MAX_BYTES = 32 * 1024;
 const TIMEOUT_MS = 250;

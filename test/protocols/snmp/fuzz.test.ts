@@ -8,7 +8,8 @@ import { describe, it, before, after } from 'node:test';
 import { SnmpClient, SnmpError, type SnmpClientOptions } from '../../../src/protocols/snmp';
 import { SnmpAgent, V3_AUTH_KEY, V3_PRIV_KEY, V3_USER } from '../../drivers/snmp/pdu-agent';
 import { APC_OUTLET } from '../../drivers/snmp/pdu-layouts';
-import { HostileRelay, seededRandom } from './hostile-relay';
+import { HostileRelay } from './hostile-relay';
+import { seededRandom } from '../seeded-random';
 
 /** Long enough for snmpd's pass_persist PDU under load; shorter would flood it with retransmissions. */
 const TIMEOUT_MS = 400;

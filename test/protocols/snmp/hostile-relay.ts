@@ -5,22 +5,11 @@
  * or dropped. Requests reach the agent untouched, so "pass" answers are genuine.
  */
 import * as dgram from 'node:dgram';
+import { seededRandom } from '../seeded-random';
 
 export const MUTATIONS = ['pass', 'truncate', 'flip-byte', 'flip-last', 'request-id', 'garbage', 'huge', 'empty',
   'duplicate', 'delay', 'drop'] as const;
 export type Mutation = (typeof MUTATIONS)[number];
-
-/** Mulberry32: the same seed gives the same run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** BER tag-length header at `at`: where the content starts and how long it is. */
 function berHeader(buf: Buffer, at: number): { start: number; length: number } | undefined {

@@ -63,14 +63,3 @@ export function respond(socket: Socket, status: number, body: string | Buffer, h
   socket.end(Buffer.concat([Buffer.from(httpHead(status, { 'Content-Type': 'application/json', 'Content-Length': payload.length, Connection: 'close', ...headers })), payload]));
 }
 
-/** mulberry32: a tiny seeded PRNG so fuzz runs are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
