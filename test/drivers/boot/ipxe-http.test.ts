@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ROOT_UUID, createNode, deferred, dnsmasqTest, exists, hooks, macPath, makeAvailable, provision, run, startBootEnv,
+  ROOT_UUID, createNode, partitionNode, deferred, dnsmasqTest, exists, hooks, macPath, makeAvailable, provision, run, startBootEnv,
   waitForState, type BootEnv,
 } from './support';
 
@@ -18,15 +18,6 @@ after(async () => {
 afterEach(() => {
   delete hooks.duringDeploy;
 });
-
-function partitionNode(bootInterface: string): Record<string, unknown> {
-  return {
-    boot_interface: bootInterface, deploy_interface: 'test-netboot',
-    driver_info: { deploy_kernel: `file://${env.images.deployKernel}`, deploy_ramdisk: `file://${env.images.deployRamdisk}` },
-    instance_info: { image_source: `file://${env.images.disk}`, kernel: `file://${env.images.kernel}`, ramdisk: `file://${env.images.ramdisk}` },
-    properties: { capabilities: 'boot_mode:uefi' },
-  };
-}
 
 async function curl(urlPath: string): Promise<Buffer> {
   const { stdout } = await run('curl', ['-sS', '--fail', '--max-time', '30', `${env.httpUrl}/${urlPath}`], { encoding: 'buffer' });
@@ -54,7 +45,7 @@ async function deployHolding(uuid: string, during: () => Promise<void>): Promise
 
 test('ipxe: the boot script and per-MAC iPXE script are served over HTTP; goto deploy, then goto boot_partition', async () => {
   const mac = '52:54:00:0a:0b:0c';
-  const uuid = await createNode(env, partitionNode('ipxe'), [mac]);
+  const uuid = await createNode(env, partitionNode(env, 'ipxe', 'uefi'), [mac]);
   await makeAvailable(env, uuid);
   const macUrl = `pxelinux.cfg/${macPath(mac)}`;
   await deployHolding(uuid, async () => {
@@ -86,7 +77,7 @@ test('ipxe: the boot script and per-MAC iPXE script are served over HTTP; goto d
 
 test('http (UEFI HTTP boot): grub config under http_root, boot file handed out as a URL', async () => {
   const mac = '52:54:00:0d:0e:0f';
-  const uuid = await createNode(env, partitionNode('http'), [mac]);
+  const uuid = await createNode(env, partitionNode(env, 'http', 'uefi'), [mac]);
   await makeAvailable(env, uuid);
   const grubUrl = `grub.cfg-01-${macPath(mac)}`;
   await deployHolding(uuid, async () => {
@@ -108,7 +99,7 @@ test('http (UEFI HTTP boot): grub config under http_root, boot file handed out a
 
 test('http-ipxe: iPXE scripts under http_root, iPXE itself fetched by URL', async () => {
   const mac = '52:54:00:0d:0e:10';
-  const uuid = await createNode(env, partitionNode('http-ipxe'), [mac]);
+  const uuid = await createNode(env, partitionNode(env, 'http-ipxe', 'uefi'), [mac]);
   await makeAvailable(env, uuid);
   await deployHolding(uuid, async () => {
     assert.match((await curl(`pxelinux.cfg/${macPath(mac)}`)).toString(), /^goto deploy$/m);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ROOT_UUID, createNode, deferred, dnsmasqTest, exists, hooks, macPath, makeAvailable, provision, run, startBootEnv,
+  ROOT_UUID, createNode, partitionNode, deferred, dnsmasqTest, exists, hooks, macPath, makeAvailable, provision, run, startBootEnv,
   waitForState, type BootEnv,
 } from './support';
 
@@ -20,15 +20,6 @@ afterEach(() => {
   delete hooks.duringDeploy;
 });
 
-function partitionNode(bootInterface: string, bootMode = 'bios'): Record<string, unknown> {
-  return {
-    boot_interface: bootInterface, deploy_interface: 'test-netboot',
-    driver_info: { deploy_kernel: `file://${env.images.deployKernel}`, deploy_ramdisk: `file://${env.images.deployRamdisk}` },
-    instance_info: { image_source: `file://${env.images.disk}`, kernel: `file://${env.images.kernel}`, ramdisk: env.images.ramdisk },
-    properties: { capabilities: `boot_mode:${bootMode}` },
-  };
-}
-
 async function tftpCurl(name: string, extra: string[] = []): Promise<Buffer> {
   const out = path.join(env.dir, `curl-${Math.random()}`);
   await run('curl', ['-sS', '--fail', '--max-time', '30', ...extra, '-o', out, `tftp://127.0.0.1:${env.tftpPort}/${name}`]);
@@ -42,7 +33,7 @@ async function tftpHpa(name: string): Promise<Buffer> {
 }
 
 test('pxe (BIOS): deploy label while deploying, boot label with the root UUID after, files gone after undeploy', async () => {
-  const uuid = await createNode(env, partitionNode('pxe'), MACS);
+  const uuid = await createNode(env, partitionNode(env, 'pxe', 'bios'), MACS);
   await makeAvailable(env, uuid);
   const nodeDir = path.join(env.tftpRoot, uuid);
   const configPath = path.join(nodeDir, 'config');
@@ -111,7 +102,7 @@ test('pxe (BIOS): deploy label while deploying, boot label with the root UUID af
 });
 
 test('pxe (UEFI): grub config with grub.cfg-01-<mac> links switches to boot_partition', async () => {
-  const uuid = await createNode(env, partitionNode('pxe', 'uefi'), ['52:54:00:00:00:01']);
+  const uuid = await createNode(env, partitionNode(env, 'pxe', 'uefi'), ['52:54:00:00:00:01']);
   await makeAvailable(env, uuid);
   const reached = deferred();
   const release = deferred();
@@ -143,7 +134,7 @@ test('pxe (UEFI): grub config with grub.cfg-01-<mac> links switches to boot_part
 });
 
 test('a deploy kernel that cannot be fetched fails the deploy with last_error and nothing partial stays in the master cache', async () => {
-  const body = partitionNode('pxe');
+  const body = partitionNode(env, 'pxe', 'bios');
   body.driver_info = { deploy_kernel: `file://${env.dir}/missing.kernel`, deploy_ramdisk: `file://${env.images.deployRamdisk}` };
   const uuid = await createNode(env, body, ['52:54:00:00:00:02']);
   await makeAvailable(env, uuid);

@@ -209,3 +209,16 @@ export async function dnsmasqTest(env: BootEnv): Promise<void> {
   const { stdout, stderr } = await run('/usr/sbin/dnsmasq', ['--test', `--conf-file=${file}`]);
   assert.match(stdout + stderr, /syntax check OK/);
 }
+
+/**
+ * A node body deploying a partition image (instance kernel/ramdisk given) through `bootInterface`
+ * with the test deploy interface; the instance ramdisk is a bare path, which reads as file://.
+ */
+export function partitionNode(env: BootEnv, bootInterface: string, bootMode: 'bios' | 'uefi'): Record<string, unknown> {
+  return {
+    boot_interface: bootInterface, deploy_interface: 'test-netboot',
+    driver_info: { deploy_kernel: `file://${env.images.deployKernel}`, deploy_ramdisk: `file://${env.images.deployRamdisk}` },
+    instance_info: { image_source: `file://${env.images.disk}`, kernel: `file://${env.images.kernel}`, ramdisk: env.images.ramdisk },
+    properties: { capabilities: `boot_mode:${bootMode}` },
+  };
+}
