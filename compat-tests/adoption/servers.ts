@@ -2,10 +2,10 @@
  * The two servers of the switch-over, both on one MariaDB database: the reference Ironic 21.4.4
  * (start.sh) and ironic-ts with an ironic.conf whose [database]connection is that same URL.
  */
-import { spawn, execFile, execFileSync, ChildProcess } from 'node:child_process';
+import { spawn, execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { referenceLikeConf } from '../support/target';
+import { referenceLikeConf, stopProcess } from '../support/target';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const REFERENCE_START = path.resolve(REPO, '..', 'shared', 'reference-ironic', 'start.sh');
@@ -69,18 +69,11 @@ export async function startIronicTs(dir: string, conf: string, port: number): Pr
   while (Date.now() < deadline) {
     if (child.exitCode !== null) return { kind: 'exited', code: child.exitCode, output: fs.readFileSync(logFile, 'utf8') };
     try {
-      if ((await fetch(`${url}/v1`)).ok) return { kind: 'ready', server: { url, stop: () => stopChild(child) } };
+      if ((await fetch(`${url}/v1`)).ok) return { kind: 'ready', server: { url, stop: () => stopProcess(child) } };
     } catch { /* not listening yet */ }
     await new Promise((r) => setTimeout(r, 100));
   }
-  await stopChild(child);
+  await stopProcess(child);
   throw new ServerStartError(`ironic-ts did not become ready at ${url}`, fs.readFileSync(logFile, 'utf8'));
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-}

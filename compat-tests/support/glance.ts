@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { stopProcess } from './target';
 
 const run = promisify(execFile);
 const PYTHON = '/usr/bin/python3';
@@ -172,12 +173,7 @@ export async function startRealGlance(keystone?: GlanceKeystone): Promise<RealGl
       return await shown.json() as Record<string, unknown>;
     },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await stopProcess(child);
       await log.close();
       await fsp.rm(dir, { recursive: true, force: true });
     },

@@ -12,7 +12,7 @@ import { execFile, execFileSync, spawn, ChildProcess } from 'node:child_process'
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from './target';
+import { freePort, stopProcess } from './target';
 
 export interface KeystoneUser { id: string; name: string; password: string }
 
@@ -213,12 +213,7 @@ function keystoneHandle(url: string, adminPassword: string, child: ChildProcess,
       await api('POST', '/endpoints', { endpoint: { service_id: service.id, interface: 'public', url: publicUrl, region_id: 'RegionOne' } });
     },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await stopProcess(child);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

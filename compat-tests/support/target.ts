@@ -125,12 +125,17 @@ async function waitReady(url: string, child: ChildProcess, dir: string): Promise
   throw new Error(`ironic-ts did not become ready at ${url}:\n${output.slice(-3000)}`);
 }
 
+/** SIGTERM, then SIGKILL if the process has not exited within 5 s. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  const running = (): boolean => child.exitCode === null && child.signalCode === null;
+  if (!running()) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (running()) child.kill('SIGKILL');
+}
+
 async function stopChild(child: ChildProcess, dir: string): Promise<void> {
-  if (child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }
+  await stopProcess(child);
   fs.rmSync(dir, { recursive: true, force: true });
 }
