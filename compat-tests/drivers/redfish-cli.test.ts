@@ -4,11 +4,8 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { startRedfishEmulator, RedfishEmulator } from '../../src/emulators/redfish';
-import { freePort, startIronicTs, Target } from '../support/target';
+import { startTarget, Target } from '../support/target';
 import { cliNodeClient } from '../support/cli-node';
 
 const USER = 'admin';
@@ -34,13 +31,7 @@ power_state_change_timeout = 10
 
 before(async () => {
   bmc = await startRedfishEmulator({ systems: ['1', '2'], auth: { username: USER, password: PASSWORD } });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ironic-redfish-cli-'));
-  try {
-    target = await startIronicTs(dir, await freePort(), EXTRA_CONF);
-  } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+  target = await startTarget({ kind: 'ironic-ts', extraConf: EXTRA_CONF });
 });
 
 after(async () => {

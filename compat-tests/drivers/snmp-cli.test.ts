@@ -6,12 +6,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { SnmpAgent, V3_AUTH_KEY, V3_PRIV_KEY, V3_USER } from '../../test/drivers/snmp/pdu-agent';
 import { APC_OUTLET, layout, statusOid } from '../../test/drivers/snmp/pdu-layouts';
-import { freePort, startIronicTs, Target } from '../support/target';
+import { startTarget, Target } from '../support/target';
 import { cliNodeClient, driverInfoArgs, Row } from '../support/cli-node';
 
 let agent: SnmpAgent;
@@ -39,13 +36,7 @@ const WRONG_DIGEST = "SNMP operation 'GET' failed: Wrong SNMP PDU digest";
 before(async () => {
   agent = new SnmpAgent();
   await agent.start();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ironic-snmp-cli-'));
-  try {
-    target = await startIronicTs(dir, await freePort(), EXTRA_CONF);
-  } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+  target = await startTarget({ kind: 'ironic-ts', extraConf: EXTRA_CONF });
 });
 
 after(async () => {

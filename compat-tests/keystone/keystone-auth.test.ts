@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startKeystone, Keystone } from '../support/keystone';
-import { freePort, startIronicTs, Target } from '../support/target';
+import { startTarget, Target } from '../support/target';
 
 const UNAUTHORIZED_BODY = '{"error": {"code": 401, "title": "Unauthorized", "message": "The request you have made requires authentication."}}';
 
@@ -66,13 +66,7 @@ before(async () => {
   tokens.ownerA = await ks.token({ user: 'owner-a', password: 'owner-a-password', project: 'proj-a' });
   tokens.ownerB = await ks.token({ user: 'owner-b', password: 'owner-b-password', project: 'proj-b' });
   cliHome = fs.mkdtempSync(path.join(os.tmpdir(), 'ks-cli-home-'));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ironic-keystone-ts-'));
-  try {
-    ironic = await startIronicTs(dir, await freePort(), keystoneConf(ks.url));
-  } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+  ironic = await startTarget({ kind: 'ironic-ts', extraConf: keystoneConf(ks.url) });
   await ks.registerService('baremetal', 'ironic', ironic.url);
 });
 

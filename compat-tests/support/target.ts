@@ -84,7 +84,13 @@ export async function startIronicTs(dir: string, port: number, extraConf: string
     stdio: ['ignore', log, log],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitReady(url, child, dir);
+  try {
+    await waitReady(url, child, dir);
+  } catch (err) {
+    // The target owns its directory (stop() removes it), including when it never came up.
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return { url, kind: 'ironic-ts', dir, pid: child.pid as number, stop: () => stopChild(child, dir) };
 }
 
