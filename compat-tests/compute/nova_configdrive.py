@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'nova'))
 
-from nova_env import finish, load_nova, start_nova_manage, write_nova_conf  # noqa: E402
+from nova_env import finish, load_nova, new_instance, start_nova_manage, write_nova_conf  # noqa: E402
 
 
 def network_info_from(spec):
@@ -47,41 +47,15 @@ def make_instance(ctx, spec):
         id=1, flavorid='bm1', name=f['name'], memory_mb=f['memory_mb'], vcpus=f['vcpus'], root_gb=f['root_gb'],
         ephemeral_gb=f.get('ephemeral_gb', 0), swap=f.get('swap', 0), rxtx_factor=1.0, vcpu_weight=0, disabled=False,
         is_public=True, description=None, extra_specs=dict({'resources:CUSTOM_BAREMETAL': '1'}, **f.get('extra_specs', {})))
-    inst = objects.Instance(context=ctx)
-    inst.uuid = spec['uuid']
-    inst.project_id = spec.get('project_id')
-    inst.user_id = 'user-compat'
-    inst.host = 'nova-compat'
-    inst.node = spec['node']
-    inst.display_name = spec['name']
-    inst.hostname = spec['hostname']
-    inst.image_ref = spec.get('image', '')
-    inst.vm_state = 'building'
-    inst.task_state = 'spawning'
-    inst.power_state = 0
-    inst.launch_index = 0
-    inst.reservation_id = 'r-compat01'
-    inst.metadata = spec.get('metadata', {})
-    inst.system_metadata = {}
-    inst.flavor = flavor
-    inst.old_flavor = None
-    inst.new_flavor = None
-    inst.memory_mb = flavor.memory_mb
-    inst.vcpus = flavor.vcpus
-    inst.root_gb = flavor.root_gb
-    inst.ephemeral_gb = flavor.ephemeral_gb
-    inst.instance_type_id = flavor.id
-    inst.config_drive = 'True'
-    inst.availability_zone = 'nova'
+    fields = dict(uuid=spec['uuid'], project_id=spec.get('project_id'), user_id='user-compat', node=spec['node'],
+                  display_name=spec['name'], hostname=spec['hostname'], image_ref=spec.get('image', ''),
+                  reservation_id='r-compat01', metadata=spec.get('metadata', {}), config_drive='True')
     if spec.get('user_data') is not None:
-        inst.user_data = base64.b64encode(spec['user_data'].encode()).decode()
+        fields['user_data'] = base64.b64encode(spec['user_data'].encode()).decode()
     if spec.get('public_key'):
-        inst.key_name = spec['key_name']
-        inst.key_data = spec['public_key']
-        inst.keypairs = objects.KeyPairList(objects=[objects.KeyPair(
-            name=spec['key_name'], public_key=spec['public_key'], type='ssh', user_id='user-compat')])
-    inst.create()
-    return inst
+        fields.update(key_name=spec['key_name'], key_data=spec['public_key'], keypairs=objects.KeyPairList(objects=[
+            objects.KeyPair(name=spec['key_name'], public_key=spec['public_key'], type='ssh', user_id='user-compat')]))
+    return new_instance(ctx, flavor, **fields)
 
 
 def main():

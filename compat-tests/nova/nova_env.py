@@ -70,20 +70,20 @@ def make_instance(ctx, node_id, name, image_id, extra_specs=None):
         extra_specs=dict({'resources:CUSTOM_BAREMETAL': '1', 'resources:VCPU': '0',
                           'resources:MEMORY_MB': '0', 'resources:DISK_GB': '0',
                           'capabilities:boot_mode': 'uefi'}, **(extra_specs or {})))
+    return new_instance(ctx, flavor, uuid=str(uuid.uuid4()), project_id='project-nova-compat',
+                        user_id='user-nova-compat', node=node_id, display_name=name, hostname=name,
+                        image_ref=image_id, metadata={'role': 'compat'}, config_drive='', key_data=None)
+
+
+def new_instance(ctx, flavor, **fields):
+    """A saved Instance as the compute manager hands it to a spawn: building/spawning, sized by its flavor."""
+    from nova import objects
     inst = objects.Instance(context=ctx)
-    inst.uuid = str(uuid.uuid4())
-    inst.project_id = 'project-nova-compat'
-    inst.user_id = 'user-nova-compat'
     inst.host = 'nova-compat'
-    inst.node = node_id
-    inst.display_name = name
-    inst.hostname = name
-    inst.image_ref = image_id
     inst.vm_state = 'building'
     inst.task_state = 'spawning'
     inst.power_state = 0
     inst.launch_index = 0
-    inst.metadata = {'role': 'compat'}
     inst.system_metadata = {}
     inst.flavor = flavor
     inst.old_flavor = None
@@ -91,11 +91,11 @@ def make_instance(ctx, node_id, name, image_id, extra_specs=None):
     inst.memory_mb = flavor.memory_mb
     inst.vcpus = flavor.vcpus
     inst.root_gb = flavor.root_gb
-    inst.ephemeral_gb = 0
+    inst.ephemeral_gb = flavor.ephemeral_gb
     inst.instance_type_id = flavor.id
-    inst.config_drive = ''
-    inst.key_data = None
     inst.availability_zone = 'nova'
+    for key, value in fields.items():
+        setattr(inst, key, value)
     inst.create()
     return inst
 
