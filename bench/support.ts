@@ -34,21 +34,28 @@ export async function pool(count: number, concurrency: number, job: (i: number) 
   await Promise.all(workers);
 }
 
-/** A GET whose body comes back as text; keep-alive through node:http's global agent. */
-export function getRaw(url: string, version = '1.82'): Promise<string> {
+/** A GET whose body comes back as bytes, unparsed; keep-alive through a shared agent. */
+export function getBytes(url: string, version = '1.82'): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { agent: KEEP_ALIVE, headers: { 'X-OpenStack-Ironic-API-Version': version } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
+        const body = Buffer.concat(chunks);
         if (res.statusCode === 200) resolve(body);
-        else reject(new Error(`GET ${url}: ${res.statusCode} ${body.slice(0, 500)}`));
+        else reject(new Error(`GET ${url}: ${res.statusCode} ${body.subarray(0, 500).toString()}`));
       });
       res.on('error', reject);
     });
     req.on('error', reject);
   });
+}
+
+/** Occurrences of `needle` in `body`, found natively (no decoding of the body). */
+export function countBytes(body: Buffer, needle: Buffer): number {
+  let n = 0;
+  for (let i = body.indexOf(needle); i >= 0; i = body.indexOf(needle, i + needle.length)) n++;
+  return n;
 }
 
 const KEEP_ALIVE = new http.Agent({ keepAlive: true, maxSockets: 16 });

@@ -26,12 +26,44 @@ export function pyJsonBytes(value: unknown): Buffer {
 }
 
 /** Stored JSON written by json.dumps is ASCII already; anything else is escaped the same way. */
-function asciiJson(text: string): string {
+export function asciiJson(text: string): string {
   return Buffer.byteLength(text, 'utf8') === text.length ? text : escapeNonAscii(text);
 }
 
 export function pyJsonDumps(value: unknown): string {
   return pyJsonBytes(value).toString('latin1');
+}
+
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
+
+/** json.dumps of one string: quoted, with Python's escapes (\uXXXX for non-ASCII). */
+export function jsonString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? escapeNonAscii(JSON.stringify(text)) : `"${text}"`;
+}
+
+/**
+ * pyJsonDumps for a small value, built directly: the stringify-and-copy pass costs more than it
+ * saves on the few hundred bytes of one node's masked dict. Values with toJSON take the full path.
+ */
+export function pyJsonFragment(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  switch (typeof value) {
+    case 'string': return jsonString(value);
+    case 'number': return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean': return value ? 'true' : 'false';
+    case 'object': break;
+    default: return pyJsonDumps(value);
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return pyJsonDumps(value);
+  if (Array.isArray(value)) {
+    return `[${value.map((item) => (typeof item === 'function' ? 'null' : pyJsonFragment(item))).join(', ')}]`;
+  }
+  const parts: string[] = [];
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    parts.push(`${jsonString(key)}: ${pyJsonFragment(item)}`);
+  }
+  return `{${parts.join(', ')}}`;
 }
 
 /** Non-ASCII can only sit inside JSON strings, so escaping the whole text is safe. */

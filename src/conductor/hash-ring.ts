@@ -5,13 +5,16 @@
  */
 import { createHash, Hash } from 'node:crypto';
 
-function toInt(hash: Hash): bigint {
-  return BigInt(`0x${hash.copy().digest('hex')}`);
+/** A digest as hex: all digests of one algorithm have the same length, so string order is numeric order. */
+function point(hash: Hash): string {
+  return hash.copy().digest('hex');
 }
 
 export class HashRing {
-  private readonly ring = new Map<bigint, string>();
-  private readonly points: bigint[];
+  private readonly ring = new Map<string, string>();
+  private readonly points: string[];
+  /** Set when one host holds every point: then every key maps to it and nothing needs hashing. */
+  private readonly onlyHost: string | null;
 
   constructor(readonly hosts: string[], partitions = 32, private readonly algorithm = 'md5') {
     for (const host of new Set(hosts)) {
@@ -19,15 +22,17 @@ export class HashRing {
       const h = createHash(algorithm).update(key);
       for (let r = 0; r < partitions; r++) {
         h.update(key);
-        this.ring.set(toInt(h), host);
+        this.ring.set(point(h), host);
       }
     }
     this.points = [...this.ring.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const owners = new Set(this.ring.values());
+    this.onlyHost = owners.size === 1 ? [...owners][0] : null;
   }
 
   /** bisect_right of the data's hash into the sorted points, wrapping to 0. */
   private partition(data: string): number {
-    const target = BigInt(`0x${createHash(this.algorithm).update(Buffer.from(data, 'utf8')).digest('hex')}`);
+    const target = createHash(this.algorithm).update(Buffer.from(data, 'utf8')).digest('hex');
     let lo = 0;
     let hi = this.points.length;
     while (lo < hi) {
@@ -41,6 +46,7 @@ export class HashRing {
   /** The host owning `data` (e.g. a node UUID), or null for an empty ring. */
   hostFor(data: string): string | null {
     if (this.points.length === 0) return null;
+    if (this.onlyHost !== null) return this.onlyHost;
     return this.ring.get(this.points[this.partition(data)]) ?? null;
   }
 }

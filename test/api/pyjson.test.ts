@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pyJsonDumps } from '../../src/api/pyjson';
+import { jsonString, pyJsonDumps, pyJsonFragment } from '../../src/api/pyjson';
 import { maskDriverInfoColumn, maskDriverInternalInfoColumn, maskInstanceInfoColumn } from '../../src/api/views/node-masking';
 import { StoredJson } from '../../src/db/stored-json';
 
@@ -34,4 +34,15 @@ test('stored dict columns naming no secret pass unparsed; ones that may hold one
     { agent_secret_token: '******', x: 1 });
   const internal = new StoredJson('{"clean_steps": null}');
   assert.equal(maskDriverInternalInfoColumn(internal), internal);
+});
+
+test('pyJsonFragment and jsonString write what pyJsonDumps writes', () => {
+  const values: unknown[] = [
+    { a: 'x"y\\z\n\u0001\u007f\u00e9\u2603\ud83d\ude00', b: [1, -2.5, 1e21, 1e-7, 0, null, true, false], c: {} },
+    { nested: { deep: [[], [{}], { k: undefined, f: () => 1 }] }, n: Number.NaN, inf: Number.POSITIVE_INFINITY },
+    [undefined, 'plain', { d: new Date(Date.UTC(2026, 0, 1)) }],
+    'only a string', 42, null,
+  ];
+  for (const value of values) assert.equal(pyJsonFragment(value), pyJsonDumps(value), JSON.stringify(value));
+  for (const text of ['', 'plain', 'q"', 'b\\', '\t', '\u00ff', '\ud800']) assert.equal(jsonString(text), pyJsonDumps(text));
 });

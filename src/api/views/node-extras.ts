@@ -25,8 +25,11 @@ export function hostOfTopic(topic: string): string {
   return topic.replace(/^ironic\.conductor_manager\./, '');
 }
 
+/** What extras are computed from: a decoded node, or the few columns a row-written list reads. */
+export type NodeRef = Pick<NodeRecord, 'id' | 'uuid' | 'chassis_id' | 'allocation_id' | 'driver' | 'conductor_group'>;
+
 /** The hash ring's conductor for a node, or null when none can take it (NoValidHost / TemporaryFailure). */
-export async function conductorFor(ctx: ApiContext, node: NodeRecord): Promise<string | null> {
+export async function conductorFor(ctx: ApiContext, node: NodeRef): Promise<string | null> {
   try {
     return hostOfTopic(await ctx.state.deps.conductor.topicFor(node));
   } catch {
@@ -35,7 +38,7 @@ export async function conductorFor(ctx: ApiContext, node: NodeRecord): Promise<s
 }
 
 /** Extras for each node (by node id); only the kinds `fields` asks for at this version are looked up. */
-export async function loadNodeExtras(ctx: ApiContext, nodes: NodeRecord[], fields: readonly string[] | null):
+export async function loadNodeExtras(ctx: ApiContext, nodes: readonly NodeRef[], fields: readonly string[] | null):
   Promise<Map<number, NodeViewExtras>> {
   const version = ctx.state.version;
   const wants = (f: string): boolean => fields === null || fields.includes(f);

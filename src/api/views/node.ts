@@ -27,7 +27,7 @@ export const NODE_FIELDS = ['automated_clean', 'bios_interface', 'boot_interface
 /** Fields the API computes rather than reads from the node row. */
 export const API_FULFILLED_FIELDS = ['allocation_uuid', 'chassis_uuid', 'conductor'] as const;
 
-const DICT_FIELDS = new Set(['driver_info', 'driver_internal_info', 'clean_step', 'deploy_step', 'raid_config',
+export const DICT_FIELDS: ReadonlySet<string> = new Set(['driver_info', 'driver_internal_info', 'clean_step', 'deploy_step', 'raid_config',
   'target_raid_config', 'instance_info', 'properties', 'extra', 'network_data']);
 const DATE_FIELDS = new Set(['created_at', 'updated_at', 'provision_updated_at', 'inspection_started_at',
   'inspection_finished_at']);
@@ -104,11 +104,11 @@ export function objectFieldsFor(fields: readonly string[] | null): readonly stri
   return result;
 }
 
-function subLinks(base: string, uuid: string, sub: string): Link[] {
+export function subLinks(base: string, uuid: string, sub: string): Link[] {
   return [makeLink(base, 'self', 'nodes', `${uuid}/${sub}`), makeLink(base, 'bookmark', 'nodes', `${uuid}/${sub}`, true)];
 }
 
-const SUB_LINKS = new Set(['ports', 'states', 'portgroups', 'volume']);
+export const SUB_LINKS: ReadonlySet<string> = new Set(['ports', 'states', 'portgroups', 'volume']);
 const planCache = new Map<string, readonly string[]>();
 
 /**
@@ -116,7 +116,7 @@ const planCache = new Map<string, readonly string[]>();
  * node_sanitize's trimming (requested fields + links) and hiding of newer fields. Computed once per
  * (version, fields) so each node is built directly with its final keys.
  */
-function viewPlan(fields: readonly string[] | null, version: number): readonly string[] {
+export function viewPlan(fields: readonly string[] | null, version: number): readonly string[] {
   const cacheKey = `${version}|${fields === null ? '*' : fields.join(',')}`;
   const cached = planCache.get(cacheKey);
   if (cached) return cached;

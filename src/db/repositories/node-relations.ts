@@ -33,3 +33,9 @@ export async function attachRelations(ex: Executor, nodes: NodeRecord[]): Promis
   // Filled in place: the records are freshly decoded, and copying 65-key objects per page showed in profiles.
   return nodes.map((n) => Object.assign(n, { traits: traits.get(n.id) ?? [], tags: tags.get(n.id) ?? [] }));
 }
+
+/** Each node's trait names, in the order attachRelations gives them. */
+export async function traitsByNode(ex: Executor, ids: number[]): Promise<Map<number, string[]>> {
+  const traits = await loadByNodeIds<NodeTraitRecord>(ex, 'node_traits', 'trait', ids);
+  return new Map([...traits].map(([id, list]) => [id, list.map((t) => t.trait)]));
+}

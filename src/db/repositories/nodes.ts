@@ -3,12 +3,14 @@
  * and destroy with Ironic's cascade, each multi-row write in one transaction.
  */
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { decodeRow } from '../codec';
 import type { Database } from '../connection';
 import { ConcurrentUpdateError, DuplicateError, InvalidParameterError, NotFoundError } from '../errors';
 import type { NodeRecord, NodeWithRelations, Writable } from '../models';
+import { RawRows, selectArrays } from '../raw-select';
 import { applyNodeFilters, NodeFilters } from './node-filters';
-import { attachRelations } from './node-relations';
+import { attachRelations, traitsByNode } from './node-relations';
 import { applyPage, loadMarker, PageOptions } from './paginate';
 import { Executor, insertRow, updateWhere } from './table-access';
 
@@ -66,6 +68,12 @@ export async function get(db: Database, ident: NodeIdent): Promise<NodeWithRelat
   return loadOne(db.knex, ident);
 }
 
+/** NotFoundError unless the node exists: the check alone, without loading the node. */
+export async function ensureExists(db: Database, ident: NodeIdent): Promise<void> {
+  const row = await db.knex('nodes').first('id').where(nodeWhere(ident)) as { id: number } | undefined;
+  if (!row) throw new NotFoundError('Node', ident);
+}
+
 export async function getByInstance(db: Database, instanceUuid: string): Promise<NodeWithRelations> {
   const row = await db.knex('nodes').where({ instance_uuid: instanceUuid }).first() as Record<string, unknown> | undefined;
   if (!row) throw new NotFoundError('Instance', instanceUuid);
@@ -81,17 +89,38 @@ export interface NodeListOptions extends PageOptions {
   storedJson?: boolean;
 }
 
-export async function list(db: Database, filters: NodeFilters = {}, opts: NodeListOptions = {}):
-  Promise<NodeWithRelations[]> {
+/** The page's query, wrapped: a knex builder is thenable, so returning it bare from an async function would run it. */
+async function pageQuery(db: Database, filters: NodeFilters, opts: NodeListOptions): Promise<{ query: Knex.QueryBuilder }> {
   const marker = await loadMarker(db.knex, 'nodes', opts.marker, () => new NotFoundError('Node', String(opts.marker)));
   const query = db.knex('nodes').select(opts.columns ? opts.columns.map((c) => `nodes.${c}`) : 'nodes.*');
   applyNodeFilters(query, filters, db.dialect);
   applyPage(query, 'nodes', opts, marker);
-  const rows = await query as Array<Record<string, unknown>>;
+  return { query };
+}
+
+export async function list(db: Database, filters: NodeFilters = {}, opts: NodeListOptions = {}):
+  Promise<NodeWithRelations[]> {
+  const rows = await (await pageQuery(db, filters, opts)).query as Array<Record<string, unknown>>;
   const decodeOpts = { storedJson: opts.storedJson };
   const nodes = rows.map((r) => decodeRow<NodeRecord>('nodes', r, decodeOpts));
   if (opts.withoutRelations) return nodes.map((n) => Object.assign(n, { traits: [], tags: [] }));
   return attachRelations(db.knex, nodes);
+}
+
+/** A page of nodes as the driver returns them (column list plus value arrays), and their traits unless skipped. */
+export interface NodePage extends RawRows {
+  traits: Map<number, string[]> | null;
+}
+
+/**
+ * The rows `list` would decode, left undecoded for views that write them straight to the wire;
+ * `columns` must include id when traits are wanted.
+ */
+export async function listPage(db: Database, filters: NodeFilters = {}, opts: NodeListOptions = {}): Promise<NodePage> {
+  const page = await selectArrays(db, (await pageQuery(db, filters, opts)).query);
+  if (opts.withoutRelations) return { ...page, traits: null };
+  const idAt = page.columns.indexOf('id');
+  return { ...page, traits: await traitsByNode(db.knex, page.rows.map((r) => Number(r[idAt]))) };
 }
 
 export async function count(db: Database, filters: NodeFilters = {}): Promise<number> {
