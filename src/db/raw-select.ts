@@ -44,13 +44,25 @@ function sqliteBinding(value: unknown): unknown {
   return typeof value === 'boolean' ? Number(value) : value;
 }
 
+/** Column names per (cached) statement: reading them from better-sqlite3 costs more than a small query. */
+const columnNames = new WeakMap<SqliteStatement, string[]>();
+
+function columnsOf(statement: SqliteStatement): string[] {
+  let names = columnNames.get(statement);
+  if (!names) {
+    names = statement.columns().map((c) => c.name);
+    columnNames.set(statement, names);
+  }
+  return names;
+}
+
 function selectSqlite(conn: SqliteConnection, sql: string, bindings: readonly unknown[]): RawRows {
   // Statements are cached and shared with knex, which expects objects: raw mode is switched back
   // before anything else can run on this connection.
   const statement = conn.prepare(sql);
   statement.raw(true);
   try {
-    return { columns: statement.columns().map((c) => c.name), rows: statement.all(...bindings.map(sqliteBinding)) };
+    return { columns: columnsOf(statement), rows: statement.all(...bindings.map(sqliteBinding)) };
   } finally {
     statement.raw(false);
   }

@@ -183,6 +183,20 @@ function compile(pieces: Piece[], uuidAt: number): RowWriter {
  * what pyJsonDumps(nodeView(...)) gives for the decoded row. `columns` must include uuid.
  */
 export function nodeRowWriter(opts: NodeViewOptions, columns: readonly string[]): RowWriter {
+  const key = `${opts.version}|${opts.fields === null ? '*' : opts.fields.join(',')}|${columns.join(',')}|${opts.base}`;
+  let writer = writers.get(key);
+  if (!writer) {
+    writer = buildWriter(opts, columns);
+    // Few distinct plans occur (versions x field sets x endpoints); the bound only stops odd clients growing it.
+    if (writers.size >= 256) writers.clear();
+    writers.set(key, writer);
+  }
+  return writer;
+}
+
+const writers = new Map<string, RowWriter>();
+
+function buildWriter(opts: NodeViewOptions, columns: readonly string[]): RowWriter {
   const columnAt = new Map(columns.map((c, i) => [c, i]));
   const pieces = viewPlan(opts.fields, opts.version).flatMap((key, i): Piece[] => [
     { text: `${i === 0 ? '{' : ', '}${jsonString(key)}: ` },

@@ -20,9 +20,13 @@ function escapeRe(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** On lower-cased text: whether any sanitize key occurs (one scan instead of one per key). */
+const ANY_KEY_IN_LOWER = new RegExp(SANITIZE_KEYS.map(escapeRe).join('|'));
+
 /** The commonest of mask_password's patterns: `key=value`, `key="value"`, `"key": "value"`, `--key value`. */
 function maskString(message: string): string {
   const lower = message.toLowerCase();
+  if (!ANY_KEY_IN_LOWER.test(lower)) return message;
   let out = message;
   for (const key of SANITIZE_KEYS) {
     if (!lower.includes(key)) continue;
@@ -48,8 +52,7 @@ export function maskDictPassword(dict: Record<string, unknown>): Record<string, 
       out[key] = maskDictPassword(value);
       continue;
     }
-    const lower = key.toLowerCase();
-    if (SANITIZE_KEYS.some((s) => lower.includes(s))) out[key] = SECRET;
+    if (ANY_KEY_IN_LOWER.test(key.toLowerCase())) out[key] = SECRET;
     else out[key] = typeof value === 'string' ? maskString(value) : value;
   }
   return out;
