@@ -172,7 +172,12 @@ describe('keystone auth_token', () => {
     assert.deepEqual(asLessee.json().driver_info, { content: '** Redacted - requires baremetal:node:get:driver_info permission. **' });
     assert.equal(asLessee.json().last_error, '** Value Redacted - Requires baremetal:node:get:last_error permission. **');
     const leased = await call('GET', '/v1/nodes/detail', tokens.ownerB);
-    assert.deepEqual((leased.json().nodes as { uuid: string }[]).map((n) => n.uuid).sort(), [uuidA, uuidB].sort());
+    const leasedNodes = leased.json().nodes as { uuid: string; driver_info: unknown }[];
+    assert.deepEqual(leasedNodes.map((n) => n.uuid).sort(), [uuidA, uuidB].sort());
+    // Lists redact per node too: the leased node's driver_info, not the caller's own node's.
+    assert.deepEqual(leasedNodes.find((n) => n.uuid === uuidA)?.driver_info,
+      { content: '** Redacted - requires baremetal:node:get:driver_info permission. **' });
+    assert.deepEqual(leasedNodes.find((n) => n.uuid === uuidB)?.driver_info, {});
     const asOwner = await call('GET', `/v1/nodes/${uuidA}`, tokens.ownerA);
     assert.deepEqual(asOwner.json().driver_info, { ipmi_address: '10.0.0.9' });
     assert.equal(asOwner.json().last_error, null);

@@ -10,7 +10,9 @@ import type { Step } from '../rpc/conductor-api';
 import { cleaningErrorHandler, errorText, provisioningErrorHandler, wipeCleaningInternalInfo } from './error-handlers';
 import { isActionable } from './fsm';
 import { pyRepr } from '../common/pyrepr';
-import { driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps } from './steps';
+import {
+  cleanPriorityOverrides, driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps, withPriorityOverrides,
+} from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
@@ -24,7 +26,8 @@ function skipAutomatedCleaning(task: Task): boolean {
 /** The steps a cleaning runs: the validated user steps (manual) or the driver's enabled steps, as Ironic stores them. */
 function cleaningSteps(task: Task, cleanSteps: Step[] | null, disableRamdisk: boolean): NodeStep[] {
   if (cleanSteps !== null) return validateUserSteps(task, 'clean', cleanSteps, { disableRamdisk });
-  return sortSteps(driverSteps(task, 'clean').filter((s) => s.priority !== 0)) as unknown as NodeStep[];
+  const steps = withPriorityOverrides(driverSteps(task, 'clean'), cleanPriorityOverrides(task.ctx.conf));
+  return sortSteps(steps.filter((s) => s.priority !== 0)) as unknown as NodeStep[];
 }
 
 /**
@@ -119,6 +122,7 @@ export async function continueCleanSteps(task: Task, index: number | null, disab
     node.clean_step = { ...step };
     node.driver_internal_info = { ...(node.driver_internal_info ?? {}), clean_step_index: i };
     await task.saveNode();
+    log.info(`Executing ${pyRepr(step)} on node ${node.uuid}`);
     let result: unknown;
     try {
       result = await executeStep(task, step);

@@ -7,7 +7,11 @@ import type { JsonObject, StepInfo, StepKind, StepResult } from '../drivers/base
 import { INTERFACE_KINDS, stepsOf } from '../drivers/base';
 import type { Step } from '../rpc/conductor-api';
 import { pyRepr } from '../common/pyrepr';
+import type { Config } from '../conf/config';
+import { parseDict } from '../conf/values';
 import type { Task } from './task';
+
+const stepId = (s: { interface: string; step: string }): string => `${s.interface}.${s.step}`;
 
 const INTERFACE_PRIORITY: Readonly<Record<string, number>> = { power: 5, management: 4, deploy: 3, bios: 2, raid: 1 };
 
@@ -30,6 +34,34 @@ export function driverSteps(task: Task, kind: StepKind): StepInfo[] {
   return out;
 }
 
+/**
+ * [conductor]clean_step_priority_override as steps._get_cleaning_steps merges it: every value is a
+ * Dict of 'interface.step: priority', later values winning.
+ */
+export function cleanPriorityOverrides(conf: Config): Map<string, string> {
+  const raw = conf.raw('conductor', 'clean_step_priority_override');
+  const out = new Map<string, string>();
+  if (!Array.isArray(raw)) return out;
+  const fail = (detail: string): never => {
+    throw new InvalidParameterValue(`Invalid [conductor]clean_step_priority_override: ${detail}`);
+  };
+  for (const value of raw) for (const [key, priority] of Object.entries(parseDict(String(value), fail))) out.set(key, priority);
+  return out;
+}
+
+/** _get_steps' overrides: a step named in `overrides` (with a non-empty value) takes that priority. */
+export function withPriorityOverrides<T extends { interface: string; step: string; priority?: number }>(
+  steps: T[], overrides: ReadonlyMap<string, string>): T[] {
+  if (overrides.size === 0) return steps;
+  return steps.map((s) => {
+    const value = overrides.get(stepId(s));
+    if (!value) return s;
+    const priority = Number(value);
+    if (!Number.isInteger(priority)) throw new InvalidParameterValue(`invalid literal for int() with base 10: '${value}'`);
+    return { ...s, priority };
+  });
+}
+
 /** Highest priority first; ties broken by interface priority (steps._sorted_steps). */
 export function sortSteps<T extends { priority?: number; interface: string }>(steps: T[]): T[] {
   const key = (s: T) => [s.priority ?? 0, INTERFACE_PRIORITY[s.interface] ?? 0];
@@ -39,8 +71,6 @@ export function sortSteps<T extends { priority?: number; interface: string }>(st
     return pb - pa || ib - ia;
   });
 }
-
-const stepId = (s: { interface: string; step: string }) => `${s.interface}.${s.step}`;
 
 /** Validates user steps against the driver's (validate_user_steps); returns them completed. */
 export function validateUserSteps(task: Task, kind: StepKind, userSteps: Step[], opts: {

@@ -51,7 +51,8 @@ export function parseOptionValue(group: string, name: string, spec: OptionSpec, 
   return value;
 }
 
-function parseDict(text: string, fail: (detail: string) => never): Record<string, string> {
+/** oslo's Dict type: 'key:value' pairs separated by commas, each split at its first colon. */
+export function parseDict(text: string, fail: (detail: string) => never): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     const at = pair.indexOf(':');
