@@ -9,7 +9,7 @@ import type { Config } from '../../conf/config';
 import type { Identity } from '../../auth/identity';
 import { HTTPForbidden } from '../../common/errors';
 import { log } from '../../common/log';
-import { findPolicyFile, parsePolicyFile } from './policy-file';
+import { policyOverrides } from './policy-file';
 import { Check, PolicyCreds, PolicyTarget, evaluate, parseCheck } from './check';
 import defaults from './ironic-policies.json';
 
@@ -32,9 +32,8 @@ export function createEnforcer(conf: Config): Enforcer {
   const enforceScope = conf.bool('oslo_policy', 'enforce_scope');
   const rules = new Map<string, Check>();
   const scopes = new Map<string, string[]>();
-  const policyFile = findPolicyFile(conf);
-  const overrides = policyFile ? parsePolicyFile(policyFile) : new Map<string, string>();
-  if (policyFile) log.info(`Policy overrides from ${policyFile}: ${overrides.size} rules`);
+  const { files, rules: overrides } = policyOverrides(conf);
+  if (files.length) log.info(`Policy overrides from ${files.join(', ')}: ${overrides.size} rules`);
   for (const rule of defaults as PolicyDefault[]) {
     // An overridden rule is the operator's alone: oslo adds the deprecated fallback only to defaults.
     const override = overrides.get(rule.name);

@@ -101,4 +101,29 @@ describe('policy file overrides', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('applies each policy.d file in name order on top of policy.yaml, skipping dot files', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policy-dirs-'));
+    try {
+      const confFile = path.join(dir, 'ironic.conf');
+      fs.writeFileSync(confFile, '[DEFAULT]\nauth_strategy = keystone\n');
+      fs.writeFileSync(path.join(dir, 'policy.yaml'), '"baremetal:node:create": "role:one"\n"baremetal:port:create": "role:one"\n');
+      fs.mkdirSync(path.join(dir, 'policy.d'));
+      fs.writeFileSync(path.join(dir, 'policy.d', '20-later.yaml'), '"baremetal:node:create": "role:three"\n');
+      fs.writeFileSync(path.join(dir, 'policy.d', '10-first.json'), '{"baremetal:node:create": "role:two", "baremetal:chassis:create": "role:two"}');
+      fs.writeFileSync(path.join(dir, 'policy.d', '.hidden.yaml'), '"baremetal:port:create": "role:hidden"\n');
+      const e = createEnforcer(new Config([confFile]));
+      const as = (role: string) => ({ roles: [role], system_scope: 'all', project_id: null });
+      assert.equal(e.allowed('baremetal:node:create', as('three')), true);
+      assert.equal(e.allowed('baremetal:node:create', as('two')), false);
+      assert.equal(e.allowed('baremetal:chassis:create', as('two')), true);
+      assert.equal(e.allowed('baremetal:port:create', as('one')), true);
+      assert.equal(e.allowed('baremetal:port:create', as('hidden')), false);
+      // [oslo_policy]policy_dirs names other directories; an absent one is skipped.
+      fs.appendFileSync(confFile, '[oslo_policy]\npolicy_dirs = missing.d\n');
+      assert.equal(createEnforcer(new Config([confFile])).allowed('baremetal:node:create', as('one')), true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
