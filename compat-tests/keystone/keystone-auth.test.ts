@@ -59,12 +59,14 @@ before(async () => {
   await ks.createUser('sysreader', { systemRoles: ['reader'] });
   await ks.createUser('owner-a', { project: 'proj-a', projectRoles: ['member'] });
   await ks.createUser('owner-b', { project: 'proj-b', projectRoles: ['member'] });
+  await ks.createUser('manager-a', { project: 'proj-a', projectRoles: ['manager', 'reader'] });
   projectA = await ks.createProject('proj-a');
   projectB = await ks.createProject('proj-b');
   tokens.admin = await ks.adminToken();
   tokens.reader = await ks.token({ user: 'sysreader', password: 'sysreader-password', system: true });
   tokens.ownerA = await ks.token({ user: 'owner-a', password: 'owner-a-password', project: 'proj-a' });
   tokens.ownerB = await ks.token({ user: 'owner-b', password: 'owner-b-password', project: 'proj-b' });
+  tokens.managerA = await ks.token({ user: 'manager-a', password: 'manager-a-password', project: 'proj-a' });
   cliHome = fs.mkdtempSync(path.join(os.tmpdir(), 'ks-cli-home-'));
   ironic = await startTarget({ kind: 'ironic-ts', extraConf: keystoneConf(ks.url) });
   await ks.registerService('baremetal', 'ironic', ironic.url);
@@ -191,6 +193,26 @@ describe('keystone auth_token', () => {
     assert.equal((await call('GET', `/v1/allocations?owner=${projectB}`, tokens.ownerA)).status, 403);
     // Drivers and conductors are system-only.
     assert.equal((await call('GET', '/v1/conductors', tokens.ownerA)).status, 403);
+  });
+
+  it('checks port and portgroup creation against the owning node', async () => {
+    const mine = await call('POST', '/v1/nodes', tokens.admin, { driver: 'fake-hardware', owner: projectA });
+    const theirs = await call('POST', '/v1/nodes', tokens.admin, { driver: 'fake-hardware', owner: projectB });
+    assert.equal(mine.status, 201, mine.text);
+    assert.equal(theirs.status, 201, theirs.text);
+    // The owning project's manager may add ports (role:manager and project_id:%(node.owner)s).
+    const port = await call('POST', '/v1/ports', tokens.managerA, { address: '52:54:00:00:0a:01', node_uuid: mine.json().uuid });
+    assert.equal(port.status, 201, port.text);
+    const group = await call('POST', '/v1/portgroups', tokens.managerA, { node_uuid: mine.json().uuid });
+    assert.equal(group.status, 201, group.text);
+    // Another project's node is one it cannot see: checked as unowned, so forbidden.
+    const other = await call('POST', '/v1/ports', tokens.managerA, { address: '52:54:00:00:0a:02', node_uuid: theirs.json().uuid });
+    assert.equal(other.status, 403);
+    assert.equal(faultstring(other), 'Access was denied to the following resource: baremetal:port:create');
+    // A member of the owning project may see the node but not add ports to it.
+    const member = await call('POST', '/v1/portgroups', tokens.ownerA, { node_uuid: mine.json().uuid });
+    assert.equal(member.status, 403);
+    assert.equal(faultstring(member), 'Access was denied to the following resource: baremetal:portgroup:create');
   });
 
   it('caches a validated token for token_cache_time, and only a validated one', async () => {

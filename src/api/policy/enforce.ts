@@ -38,6 +38,7 @@ async function apply(ctx: Ctx, auth: RequestAuth, rule: RouteRule, ident: string
     case 'plain': return enforcer.authorize(rule.policy, creds);
     case 'list': return checkList(ctx, auth, rule.object);
     case 'nodeCreate': return checkNodeCreate(ctx, auth);
+    case 'childCreate': return checkChildCreate(ctx, auth, rule.policy);
     case 'node':
     case 'nodePatch': {
       const node = ident === null ? null : await nodeOwnership(ctx.state.deps.db, ident);
@@ -110,6 +111,25 @@ function checkList(ctx: Ctx, auth: RequestAuth, object: string): void {
   // Lists whose controllers cannot filter by project yet stay closed rather than show everything.
   if (!PROJECT_FILTERED_LISTS.has(object)) throw new HTTPForbidden({ resource: `baremetal:${object}:list_all` });
   auth.listProject = project;
+}
+
+/** check_owner_policy's target: the node's owner always, its lessee only when set. */
+function ownerTarget(auth: RequestAuth, node: NodeOwnership | null): PolicyTarget {
+  return { ...auth.creds, 'node.owner': node?.owner ?? null, ...(node?.lessee ? { 'node.lessee': node.lessee } : {}) };
+}
+
+/**
+ * PortsController.post / PortgroupsController.post: the rule is the child's, the target the node
+ * named by node_uuid. A node the caller may not get (baremetal:node:get) counts as missing, and a
+ * missing node is checked as unowned; the controller then answers its NodeNotFound.
+ */
+async function checkChildCreate(ctx: Ctx, auth: RequestAuth, policy: string): Promise<void> {
+  const body = ctx.state.body;
+  const nodeIdent = body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? (body as Record<string, unknown>).node_uuid : undefined;
+  let node = typeof nodeIdent === 'string' && nodeIdent ? await nodeOwnership(ctx.state.deps.db, nodeIdent) : null;
+  if (node && !auth.enforcer.allowed('baremetal:node:get', auth.creds, ownerTarget(auth, node))) node = null;
+  auth.enforcer.authorize(policy, auth.creds, ownerTarget(auth, node));
 }
 
 /**

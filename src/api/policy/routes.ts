@@ -3,7 +3,8 @@
  * check_policy (no target), check_node_policy_and_retrieve (baremetal:node:get first, concealing
  * the node as 404 from project-scoped callers, then the action on the node's owner/lessee),
  * check_list_policy (list_all, else list filtered to the caller's project), and the port and
- * allocation variants. Controllers stay unaware of policy; they only honour listProject.
+ * allocation variants, and port/portgroup creation checked against the owning node's owner and
+ * lessee (check_owner_policy). Controllers stay unaware of policy; they only honour listProject.
  */
 export type RouteRule =
   | { kind: 'plain'; policy: string }
@@ -12,6 +13,7 @@ export type RouteRule =
   | { kind: 'child'; table: 'ports' | 'portgroups' | 'volume_connectors' | 'volume_targets'; policy: string }
   | { kind: 'allocation'; policy: string }
   | { kind: 'nodeCreate' }
+  | { kind: 'childCreate'; policy: string }
   | { kind: 'nodePatch' }
   | { kind: 'nodeDelete' }
   | { kind: 'open' };
@@ -67,13 +69,13 @@ const ROUTES: Route[] = [
   { methods: 'DELETE', path: rx(`${N}/allocation$`), rule: node('baremetal:allocation:delete') },
 
   { methods: 'GET', path: /^\/v1\/ports(\/detail)?$/, rule: { kind: 'list', object: 'port' } },
-  { methods: 'POST', path: /^\/v1\/ports$/, rule: plain('baremetal:port:create') },
+  { methods: 'POST', path: /^\/v1\/ports$/, rule: { kind: 'childCreate', policy: 'baremetal:port:create' } },
   { methods: 'GET', path: /^\/v1\/ports\/([^/]+)(\/detail)?$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:get' } },
   { methods: 'PATCH', path: /^\/v1\/ports\/([^/]+)$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:update' } },
   { methods: 'DELETE', path: /^\/v1\/ports\/([^/]+)$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:delete' } },
 
   { methods: 'GET', path: /^\/v1\/portgroups(\/detail)?$/, rule: { kind: 'list', object: 'portgroup' } },
-  { methods: 'POST', path: /^\/v1\/portgroups$/, rule: plain('baremetal:portgroup:create') },
+  { methods: 'POST', path: /^\/v1\/portgroups$/, rule: { kind: 'childCreate', policy: 'baremetal:portgroup:create' } },
   { methods: 'GET', path: /^\/v1\/portgroups\/([^/]+)(\/.*)?$/, rule: { kind: 'child', table: 'portgroups', policy: 'baremetal:portgroup:get' } },
   { methods: 'PATCH', path: /^\/v1\/portgroups\/([^/]+)$/, rule: { kind: 'child', table: 'portgroups', policy: 'baremetal:portgroup:update' } },
   { methods: 'DELETE', path: /^\/v1\/portgroups\/([^/]+)$/, rule: { kind: 'child', table: 'portgroups', policy: 'baremetal:portgroup:delete' } },
