@@ -195,6 +195,23 @@ describe('keystone auth_token', () => {
     assert.equal((await call('GET', '/v1/conductors', tokens.ownerA)).status, 403);
   });
 
+  it('redacts what a lessee may not read in a chassis\' node lists too', async () => {
+    const chassis = await call('POST', '/v1/chassis', tokens.admin, {});
+    assert.equal(chassis.status, 201, chassis.text);
+    const leasedNode = await call('POST', '/v1/nodes', tokens.admin, { driver: 'fake-hardware', owner: projectA, lessee: projectB,
+      chassis_uuid: chassis.json().uuid, driver_info: { ipmi_address: '10.0.0.7' } });
+    assert.equal(leasedNode.status, 201, leasedNode.text);
+    for (const path of ['nodes/detail', 'nodes?fields=uuid,driver_info']) {
+      const listed = await call('GET', `/v1/chassis/${chassis.json().uuid}/${path}`, tokens.ownerB);
+      assert.equal(listed.status, 200, listed.text);
+      const nodes = listed.json().nodes as { uuid: string; driver_info: unknown }[];
+      assert.deepEqual(nodes.map((n) => n.uuid), [leasedNode.json().uuid]);
+      assert.deepEqual(nodes[0].driver_info, { content: '** Redacted - requires baremetal:node:get:driver_info permission. **' });
+    }
+    const asOwner = await call('GET', `/v1/chassis/${chassis.json().uuid}/nodes/detail`, tokens.ownerA);
+    assert.deepEqual((asOwner.json().nodes as { driver_info: unknown }[])[0].driver_info, { ipmi_address: '10.0.0.7' });
+  });
+
   it('checks port and portgroup creation against the owning node', async () => {
     const mine = await call('POST', '/v1/nodes', tokens.admin, { driver: 'fake-hardware', owner: projectA });
     const theirs = await call('POST', '/v1/nodes', tokens.admin, { driver: 'fake-hardware', owner: projectB });

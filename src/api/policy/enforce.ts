@@ -18,6 +18,9 @@ import { allocationOwner, childNodeOwnership, nodeOwnership, NodeOwnership } fro
 
 type Ctx = Koa.ParameterizedContext<ApiState>;
 
+/** Responses holding node views (node_sanitize applies): a node, node lists, a chassis' node lists. */
+const NODE_BODY_PATHS = /^\/v1\/(nodes(\/[^/]+)?|chassis\/[^/]+\/nodes(\/detail)?)$/;
+
 /** Lists whose controllers honour RequestAuth.listProject. */
 const PROJECT_FILTERED_LISTS = new Set(['node', 'port', 'portgroup', 'allocation']);
 
@@ -28,7 +31,7 @@ export const enforcePolicy: Koa.Middleware<ApiState> = async (ctx, next) => {
   // Unknown routes fall through to the controllers' 404/405, as pecan routes before any check.
   if (found) await apply(ctx, auth, found.rule, found.ident);
   await next();
-  if (ctx.status < 300 && /^\/v1\/nodes(\/[^/]+)?$/.test(ctx.path)) await redactNodeBodies(ctx.state.deps.db, auth, ctx.body);
+  if (ctx.status < 300 && NODE_BODY_PATHS.test(ctx.path)) await redactNodeBodies(ctx.state.deps.db, auth, ctx.body);
 };
 
 async function apply(ctx: Ctx, auth: RequestAuth, rule: RouteRule, ident: string | null): Promise<void> {
