@@ -232,6 +232,20 @@ describe('keystone auth_token', () => {
     assert.equal(faultstring(member), 'Access was denied to the following resource: baremetal:portgroup:create');
   });
 
+  it('gives a project member\'s allocation its project and hides other projects\' nodes from backfill', async () => {
+    const made = await call('POST', '/v1/allocations', tokens.ownerA, { resource_class: 'rc-a' });
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.json().owner, projectA);
+    const theirs = await call('POST', '/v1/nodes', tokens.admin, { driver: 'fake-hardware', owner: projectB, resource_class: 'rc-b' });
+    assert.equal(theirs.status, 201, theirs.text);
+    const backfill = await call('POST', '/v1/allocations', tokens.ownerA, { node: theirs.json().uuid });
+    assert.equal(backfill.status, 400);
+    assert.equal(faultstring(backfill), `Node ${theirs.json().uuid} could not be found.`);
+    const asAdmin = await call('POST', '/v1/allocations', tokens.admin, { resource_class: 'rc-a' });
+    assert.equal(asAdmin.status, 201, asAdmin.text);
+    assert.equal(asAdmin.json().owner, null);
+  });
+
   it('caches a validated token for token_cache_time, and only a validated one', async () => {
     const used = await ks.token({ user: 'owner-a', password: 'owner-a-password', project: 'proj-a' });
     const unused = await ks.token({ user: 'owner-a', password: 'owner-a-password', project: 'proj-a' });

@@ -2,7 +2,7 @@
  * /v1/allocations (allocation.py AllocationsController, 1.52+; PATCH 1.57; backfill 1.58; owner 1.60).
  * Reads and PATCH go to the database, as in Ironic; create/delete go to the conductor side.
  */
-import { listScope } from '../policy/scope';
+import { listScope, mayGetNode } from '../policy/scope';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import {
@@ -115,8 +115,12 @@ async function showAllocation(ctx: ApiContext): Promise<void> {
   ctx.body = allocationView(baseUrl(ctx), a, await nodeUuidOf(ctx, a), ctx.state.version, fields);
 }
 
-/** check_node_list: every candidate (uuid or name) must name an existing node; returns their uuids. */
+/**
+ * check_node_list: every candidate (uuid or name) must name an existing node, owned or leased by
+ * the caller's project when policy limits it to that; returns their uuids.
+ */
 async function resolveCandidates(ctx: ApiContext, idents: string[]): Promise<string[]> {
+  const project = ctx.state.auth?.candidateProject;
   const unique = [...new Set(idents)];
   const uuidLike = (s: string): boolean => args.isUuidLike(s);
   const uuids = unique.filter(uuidLike);
@@ -124,7 +128,9 @@ async function resolveCandidates(ctx: ApiContext, idents: string[]): Promise<str
   let missing: string[] = unique.filter((i) => !uuids.includes(i) && !names.includes(i));
   if (missing.length) throw new NodeNotFoundInBody(`Nodes cannot be found: ${missing.join(', ')}`);
   const rows = await ctx.state.deps.db.knex('nodes').select('uuid', 'name')
-    .where((qb) => { qb.whereIn('uuid', uuids as string[]).orWhereIn('name', names as string[]); }) as Array<{ uuid: string; name: string | null }>;
+    .where((qb) => { qb.whereIn('uuid', uuids as string[]).orWhereIn('name', names as string[]); })
+    .modify((qb) => { if (project) qb.where((p) => { p.where('owner', project).orWhere('lessee', project); }); }) as
+    Array<{ uuid: string; name: string | null }>;
   const mapping = new Map<string, string>();
   for (const row of rows) {
     if (unique.includes(row.uuid)) mapping.set(row.uuid, row.uuid);
@@ -133,6 +139,12 @@ async function resolveCandidates(ctx: ApiContext, idents: string[]): Promise<str
   missing = unique.filter((i) => !mapping.has(i));
   if (missing.length) throw new NodeNotFoundInBody(`Nodes cannot be found: ${missing.join(', ')}`);
   return idents.map((i) => mapping.get(i)!);
+}
+
+/** The requested owner, unless the policy step gave a project-scoped caller's allocation its project. */
+function allocationOwner(ctx: ApiContext, body: Record<string, unknown>): string | null {
+  const assigned = ctx.state.auth?.allocationOwner;
+  return assigned !== undefined ? assigned : (body.owner as string | null | undefined) ?? null;
 }
 
 async function createAllocation(ctx: ApiContext): Promise<void> {
@@ -153,6 +165,8 @@ async function createAllocation(ctx: ApiContext): Promise<void> {
       if (err instanceof NodeNotFound) throw new NodeNotFoundInBody(err.message);
       throw err;
     }
+    // A node the caller may not see is one that does not exist.
+    if (!mayGetNode(ctx.state.auth, node)) throw new NodeNotFoundInBody({ node: body.node });
   }
   let resourceClass = body.resource_class as string | null | undefined;
   if (!resourceClass) {
@@ -165,7 +179,7 @@ async function createAllocation(ctx: ApiContext): Promise<void> {
   const created = await allocationBackend(ctx).create({
     uuid, name: (body.name as string | null | undefined) ?? null, resource_class: resourceClass ?? null,
     traits: (body.traits as string[] | null | undefined) ?? [], candidate_nodes: candidates ?? [],
-    extra: 'extra' in body ? body.extra as AllocationRecord['extra'] : {}, owner: (body.owner as string | null | undefined) ?? null,
+    extra: 'extra' in body ? body.extra as AllocationRecord['extra'] : {}, owner: allocationOwner(ctx, body),
   }, node ? node.id : null);
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/allocations/${created.uuid}`);

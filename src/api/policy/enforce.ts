@@ -11,7 +11,7 @@ import { ruleFor, RouteRule } from './routes';
 import { nodePatchPolicies } from './node-patch';
 import { redactNodeBodies } from './node-redaction';
 import {
-  AllocationNotFound, HTTPForbidden, Invalid, IronicError, NodeNotFound, PortNotFound, PortgroupNotFound,
+  AllocationNotFound, HTTPForbidden, Invalid, IronicError, NodeNotFound, NotAuthorized, PortNotFound, PortgroupNotFound,
   VolumeConnectorNotFound, VolumeTargetNotFound,
 } from '../../common/errors';
 import { allocationOwner, childNodeOwnership, nodeOwnership, NodeOwnership } from '../../db/repositories/ownership';
@@ -42,6 +42,7 @@ async function apply(ctx: Ctx, auth: RequestAuth, rule: RouteRule, ident: string
     case 'list': return checkList(ctx, auth, rule.object);
     case 'nodeCreate': return checkNodeCreate(ctx, auth);
     case 'childCreate': return checkChildCreate(ctx, auth, rule.policy);
+    case 'allocationCreate': return checkAllocationCreate(ctx, auth);
     case 'node':
     case 'nodePatch': {
       const node = ident === null ? null : await nodeOwnership(ctx.state.deps.db, ident);
@@ -133,6 +134,41 @@ async function checkChildCreate(ctx: Ctx, auth: RequestAuth, policy: string): Pr
   let node = typeof nodeIdent === 'string' && nodeIdent ? await nodeOwnership(ctx.state.deps.db, nodeIdent) : null;
   if (node && !auth.enforcer.allowed('baremetal:node:get', auth.creds, ownerTarget(auth, node))) node = null;
   auth.enforcer.authorize(policy, auth.creds, ownerTarget(auth, node));
+}
+
+/**
+ * AllocationsController._authorize_create_allocation and the owner part of post: a caller without
+ * baremetal:allocation:create may still create allocations for its own project
+ * (create_restricted); with new defaults a project-scoped caller's allocation is owned by its
+ * project unless create_restricted lets it name another; without create_restricted, candidate
+ * nodes must belong to the caller's project.
+ */
+function checkAllocationCreate(ctx: Ctx, auth: RequestAuth): void {
+  const { enforcer, creds } = auth;
+  const body = ctx.state.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return enforcer.authorize('baremetal:allocation:create', creds);
+  const requested = (body as Record<string, unknown>).owner;
+  const owner = typeof requested === 'string' && requested ? requested : null;
+  const project = typeof creds.project_id === 'string' && creds.project_id ? creds.project_id : null;
+  const newDefaults = ctx.state.deps.conf.bool('oslo_policy', 'enforce_new_defaults');
+  try {
+    enforcer.authorize('baremetal:allocation:create', creds);
+    if (!newDefaults && !owner) enforcer.authorize('baremetal:allocation:create_pre_rbac', creds);
+  } catch (err) {
+    if (!(err instanceof HTTPForbidden) || (project && owner && project !== owner)) throw err;
+    if (owner && !newDefaults) enforcer.authorize('baremetal:allocation:create_pre_rbac', creds);
+    enforcer.authorize('baremetal:allocation:create_restricted', creds);
+    auth.allocationOwner = project;
+  }
+  const restricted = enforcer.allowed('baremetal:allocation:create_restricted', creds);
+  if (newDefaults && creds.system_scope !== 'all') {
+    if (owner && !restricted && owner !== project) {
+      throw new NotAuthorized(`Cannot create allocation with an owner Project ID value ${owner} not matching the ` +
+        `requestor Project ID ${project}. Policy baremetal:allocation:create_restricted is required for this capability.`);
+    }
+    if (!owner) auth.allocationOwner = project;
+  }
+  if (!restricted && project) auth.candidateProject = project;
 }
 
 /**

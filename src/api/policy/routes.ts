@@ -14,6 +14,7 @@ export type RouteRule =
   | { kind: 'allocation'; policy: string }
   | { kind: 'nodeCreate' }
   | { kind: 'childCreate'; policy: string }
+  | { kind: 'allocationCreate' }
   | { kind: 'nodePatch' }
   | { kind: 'nodeDelete' }
   | { kind: 'open' };
@@ -99,7 +100,7 @@ const ROUTES: Route[] = [
   { methods: 'DELETE', path: /^\/v1\/deploy_templates\/[^/]+$/, rule: plain('baremetal:deploy_template:delete') },
 
   { methods: 'GET', path: /^\/v1\/allocations$/, rule: { kind: 'list', object: 'allocation' } },
-  { methods: 'POST', path: /^\/v1\/allocations$/, rule: plain('baremetal:allocation:create') },
+  { methods: 'POST', path: /^\/v1\/allocations$/, rule: { kind: 'allocationCreate' } },
   { methods: 'GET', path: /^\/v1\/allocations\/([^/]+)$/, rule: { kind: 'allocation', policy: 'baremetal:allocation:get' } },
   { methods: 'PATCH', path: /^\/v1\/allocations\/([^/]+)$/, rule: { kind: 'allocation', policy: 'baremetal:allocation:update' } },
   { methods: 'DELETE', path: /^\/v1\/allocations\/([^/]+)$/, rule: { kind: 'allocation', policy: 'baremetal:allocation:delete' } },
