@@ -246,6 +246,20 @@ describe('keystone auth_token', () => {
     assert.equal(asAdmin.json().owner, null);
   });
 
+  it('lists volume connectors of the caller\'s project\'s nodes only', async () => {
+    const node = await call('POST', '/v1/nodes', tokens.admin, { driver: 'fake-hardware', owner: projectA });
+    assert.equal(node.status, 201, node.text);
+    const connector = await call('POST', '/v1/volume/connectors', tokens.admin,
+      { node_uuid: node.json().uuid, type: 'iqn', connector_id: 'iqn.2026-12.org.example:a' });
+    assert.equal(connector.status, 201, connector.text);
+    const mine = await call('GET', '/v1/volume/connectors', tokens.ownerA);
+    assert.equal(mine.status, 200, mine.text);
+    assert.deepEqual((mine.json().connectors as { uuid: string }[]).map((c) => c.uuid), [connector.json().uuid]);
+    const theirs = await call('GET', '/v1/volume/connectors', tokens.ownerB);
+    assert.equal(theirs.status, 200, theirs.text);
+    assert.deepEqual(theirs.json().connectors, []);
+  });
+
   it('caches a validated token for token_cache_time, and only a validated one', async () => {
     const used = await ks.token({ user: 'owner-a', password: 'owner-a-password', project: 'proj-a' });
     const unused = await ks.token({ user: 'owner-a', password: 'owner-a-password', project: 'proj-a' });

@@ -25,6 +25,7 @@ import { nextArgs, readQuery, validateLimit, validateSortDir, pagingArgs } from 
 import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext } from '../state';
 import { checkInvalidFields } from '../views/resource-dict';
+import { listScope } from '../policy/scope';
 
 export interface VolumeRecordBase {
   id: number;
@@ -47,7 +48,7 @@ export interface VolumeKind<R extends VolumeRecordBase> {
   updatable: string[];
   repo: {
     get(db: Database, ident: string | number): Promise<R>;
-    list(db: Database, filters: { node_id?: number }, page: PageOptions): Promise<R[]>;
+    list(db: Database, filters: { node_id?: number; project?: string }, page: PageOptions): Promise<R[]>;
     create(db: Database, values: Partial<R>): Promise<R>;
     update(db: Database, ident: string | number, values: Partial<R>): Promise<R>;
     destroy(db: Database, ident: string | number): Promise<void>;
@@ -95,7 +96,8 @@ export async function listVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>
     throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
   }
   if (parentNode) node = parentNode;
-  const filters = node ? { node_id: (await getNodeByIdent(ctx, node)).id } : {};
+  // A caller limited by policy to its project lists the objects of nodes it owns or leases.
+  const filters = { ...(node ? { node_id: (await getNodeByIdent(ctx, node)).id } : {}), ...listScope(ctx.state.auth) };
   const rows = await repo(kind.repo.list(db, filters, { limit, marker: marker ?? undefined, sortKey, sortDir }));
   const nodes = await nodeUuidsOf(ctx, rows);
   const base = baseUrl(ctx);
