@@ -40,6 +40,10 @@ export class ConductorManager implements ConductorApi {
     return this.rings.topicFor(node);
   }
 
+  conductorHostsFor(nodes: ReadonlyArray<Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>>): Promise<Array<string | null>> {
+    return this.rings.hostsFor(nodes);
+  }
+
   createNode(values: Partial<NodeRecord> & { traits?: string[] }): Promise<NodeRecord> {
     return nodes.createNode(this.ctx, values);
   }

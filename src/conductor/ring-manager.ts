@@ -46,6 +46,19 @@ export class RingManager {
     });
   }
 
+  /** hostFor for many nodes with one ring load (and one rebuild on a miss); null where no conductor can take a node. */
+  async hostsFor(nodes: ReadonlyArray<{ uuid: string; driver: string | null; conductor_group: string }>):
+    Promise<Array<string | null>> {
+    const lookup = (rings: Map<string, HashRing>): Array<string | null> =>
+      nodes.map((n) => rings.get(`${n.conductor_group ?? ''}:${n.driver}`)?.hostFor(n.uuid) ?? null);
+    let hosts = lookup(await this.load());
+    if (hosts.includes(null)) {
+      this.reset();
+      hosts = lookup(await this.load());
+    }
+    return hosts;
+  }
+
   async topicFor(node: { uuid: string; driver: string | null; conductor_group: string }): Promise<string> {
     return `${MANAGER_TOPIC}.${await this.hostFor(node)}`;
   }

@@ -75,6 +75,8 @@ export interface VendorPassthruResult {
 export interface ConductorApi {
   /** Which conductor (host) owns this node, by the hash ring. Throws NoValidHost when none can. */
   topicFor(node: Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>): Promise<string>;
+  /** The owning conductor's host for each node (null where none can take it), for node lists. */
+  conductorHostsFor(nodes: ReadonlyArray<Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>>): Promise<Array<string | null>>;
 
   createNode(values: Partial<NodeRecord> & { traits?: string[] }): Promise<NodeRecord>;
   /** Applies a validated node change under an exclusive lock; `resetInterfaces` as PATCH ?reset_interfaces. */

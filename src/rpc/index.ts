@@ -56,6 +56,7 @@ function amqpClient(conf: Config, db: Database): ConductorClient {
   const caller = new AmqpCaller(conf);
   const client: Record<string, unknown> = {
     topicFor: (node: RouteNode) => rings.topicFor(node),
+    conductorHostsFor: (nodes: RouteNode[]) => rings.hostsFor(nodes),
     close: () => caller.close(),
   };
   for (const method of METHOD_NAMES) {

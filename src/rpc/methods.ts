@@ -1,7 +1,8 @@
 /** ConductorApi methods a transport may carry, and how each finds the node that routes it. */
 import type { ConductorApi } from './conductor-api';
 
-export type MethodName = Exclude<keyof ConductorApi, 'topicFor'>;
+/** RPC methods: everything but the hash-ring lookups, which every API process answers itself. */
+export type MethodName = Exclude<keyof ConductorApi, 'topicFor' | 'conductorHostsFor'>;
 
 /** How to find the routing node: the node UUID argument, node_id in values, a port/portgroup, or none. */
 export type Route = 'node' | 'values' | 'port' | 'portgroup' | 'any';

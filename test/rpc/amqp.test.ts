@@ -74,6 +74,12 @@ test('calls are routed to the conductor owning the node on the hash ring', { ski
   assert.equal(owners.size, 2, 'both conductors own some nodes');
   assert.equal(await client.topicFor({ uuid: uuids[0], driver: 'fake-hardware', conductor_group: '' }),
     `ironic.conductor_manager.${await rings.hostFor({ uuid: uuids[0], driver: 'fake-hardware', conductor_group: '' })}`);
+  // The batch lookup node lists use agrees node by node, and has no host for a driver no conductor runs.
+  const batch = [...uuids.map((uuid) => ({ uuid, driver: 'fake-hardware', conductor_group: '' })),
+    { uuid: uuids[0], driver: 'no-such-driver', conductor_group: '' }];
+  const hosts = await client.conductorHostsFor(batch);
+  assert.deepEqual(hosts.slice(0, -1), await Promise.all(batch.slice(0, -1).map((n) => rings.hostFor(n))));
+  assert.equal(hosts[hosts.length - 1], null);
 });
 
 test('errors come back as the same typed Ironic errors', { skip: !available }, async () => {

@@ -20,7 +20,7 @@ import { V } from '../versions';
 import { mayRedactNodes } from '../policy/node-redaction';
 import { disallowedFields, nodeView, NodeWithTraits } from '../views/node';
 import { nodeColumnsFor } from '../views/node-columns';
-import { conductorFor, loadNodeExtras, NodeRef } from '../views/node-extras';
+import { loadNodeExtras, NodeRef } from '../views/node-extras';
 import { NodeRow, nodeRefs, nodeRowWriter } from '../views/node-json';
 
 export const DEFAULT_LIST_FIELDS = ['instance_uuid', 'maintenance', 'power_state', 'provision_state', 'uuid', 'name'];
@@ -244,7 +244,7 @@ export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, de
 
 async function filterByConductor(ctx: ApiContext, rows: NodeRow[], refs: NodeRef[], host: string):
   Promise<[NodeRow[], NodeRef[]]> {
-  const hosts = await Promise.all(refs.map((n) => conductorFor(ctx, n)));
+  const hosts = await ctx.state.deps.conductor.conductorHostsFor(refs);
   const keep = (_: unknown, i: number): boolean => hosts[i] === host;
   return [rows.filter(keep), refs.filter(keep)];
 }

@@ -28,15 +28,6 @@ export function hostOfTopic(topic: string): string {
 /** What extras are computed from: a decoded node, or the few columns a row-written list reads. */
 export type NodeRef = Pick<NodeRecord, 'id' | 'uuid' | 'chassis_id' | 'allocation_id' | 'driver' | 'conductor_group'>;
 
-/** The hash ring's conductor for a node, or null when none can take it (NoValidHost / TemporaryFailure). */
-export async function conductorFor(ctx: ApiContext, node: NodeRef): Promise<string | null> {
-  try {
-    return hostOfTopic(await ctx.state.deps.conductor.topicFor(node));
-  } catch {
-    return null;
-  }
-}
-
 /** Extras for each node (by node id); only the kinds `fields` asks for at this version are looked up. */
 export async function loadNodeExtras(ctx: ApiContext, nodes: readonly NodeRef[], fields: readonly string[] | null):
   Promise<Map<number, NodeViewExtras>> {
@@ -47,8 +38,8 @@ export async function loadNodeExtras(ctx: ApiContext, nodes: readonly NodeRef[],
     ? nodes.map((n) => n.allocation_id).filter((id): id is number => id !== null) : [];
   const chassis = chassisIds.length ? await uuidsById(ctx, 'chassis', chassisIds) : new Map<number, string>();
   const allocations = allocIds.length ? await uuidsById(ctx, 'allocations', allocIds) : new Map<number, string>();
-  const hosts = version >= V.CONDUCTORS && wants('conductor')
-    ? await Promise.all(nodes.map((n) => conductorFor(ctx, n))) : null;
+  const hosts = version >= V.CONDUCTORS && wants('conductor') && nodes.length
+    ? await ctx.state.deps.conductor.conductorHostsFor(nodes) : null;
   const out = new Map<number, NodeViewExtras>();
   nodes.forEach((n, i) => {
     out.set(n.id, {
