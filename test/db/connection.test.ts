@@ -7,7 +7,7 @@ import { mysqlAvailable, withScratchDb } from './harness';
 describe('openDatabase', async () => {
   const noMysql = !(await mysqlAvailable()) ? 'MariaDB not reachable' : false;
 
-  test('SQLite: creates the parent directory, WAL mode, busy timeout', async () => {
+  test('SQLite: creates the parent directory, WAL mode, busy timeout, a 64 MiB page cache', async () => {
     await withScratchDb('sqlite', async (scratch) => {
       const db = await openDatabase(scratch.url, { busyTimeoutMs: 1234 });
       try {
@@ -16,6 +16,8 @@ describe('openDatabase', async () => {
         assert.equal(mode.journal_mode, 'wal');
         const [busy] = await db.knex.raw('PRAGMA busy_timeout') as Array<{ timeout: number }>;
         assert.equal(busy.timeout, 1234);
+        const [cache] = await db.knex.raw('PRAGMA cache_size') as Array<{ cache_size: number }>;
+        assert.equal(cache.cache_size, -65536, 'negative: a size in KiB');
       } finally {
         await db.close();
       }
