@@ -38,13 +38,6 @@ export class JsonSink {
     this.pos = pos;
   }
 
-  /** `"text"` for a string known to need no escaping. */
-  quoted(text: string): void {
-    this.add('"');
-    this.add(text);
-    this.add('"');
-  }
-
   /** The bytes written so far (a view, not a copy). */
   bytes(): Buffer {
     return this.buf.subarray(0, this.pos);

@@ -10,6 +10,11 @@ import { HashRing } from './hash-ring';
 
 export const MANAGER_TOPIC = 'ironic.conductor_manager';
 
+/** The ring a node is placed on: its conductor group and hardware type. */
+function ringKey(node: { driver: string | null; conductor_group: string }): string {
+  return `${node.conductor_group ?? ''}:${node.driver}`;
+}
+
 export class RingManager {
   private rings: Map<string, HashRing> | null = null;
   private loadedAt = 0;
@@ -36,7 +41,7 @@ export class RingManager {
     for (const attempt of [0, 1]) {
       if (attempt) this.reset();
       const rings = await this.load();
-      const ring = rings.get(`${node.conductor_group ?? ''}:${node.driver}`);
+      const ring = rings.get(ringKey(node));
       const host = ring?.hostFor(node.uuid);
       if (host) return host;
       if (attempt && rings.size === 0) throw new TemporaryFailure();
@@ -50,7 +55,7 @@ export class RingManager {
   async hostsFor(nodes: ReadonlyArray<{ uuid: string; driver: string | null; conductor_group: string }>):
     Promise<Array<string | null>> {
     const lookup = (rings: Map<string, HashRing>): Array<string | null> =>
-      nodes.map((n) => rings.get(`${n.conductor_group ?? ''}:${n.driver}`)?.hostFor(n.uuid) ?? null);
+      nodes.map((n) => rings.get(ringKey(n))?.hostFor(n.uuid) ?? null);
     let hosts = lookup(await this.load());
     if (hosts.includes(null)) {
       this.reset();

@@ -5,7 +5,7 @@
  */
 import type Koa from 'koa';
 import type { ApiState } from '../state';
-import type { RequestAuth } from './scope';
+import { mayGetNode, nodeOwnerTarget, type RequestAuth } from './scope';
 import type { PolicyTarget } from './check';
 import { ruleFor, RouteRule } from './routes';
 import { nodePatchPolicies } from './node-patch';
@@ -117,11 +117,6 @@ function checkList(ctx: Ctx, auth: RequestAuth, object: string): void {
   auth.listProject = project;
 }
 
-/** check_owner_policy's target: the node's owner always, its lessee only when set. */
-function ownerTarget(auth: RequestAuth, node: NodeOwnership | null): PolicyTarget {
-  return { ...auth.creds, 'node.owner': node?.owner ?? null, ...(node?.lessee ? { 'node.lessee': node.lessee } : {}) };
-}
-
 /**
  * PortsController.post / PortgroupsController.post: the rule is the child's, the target the node
  * named by node_uuid. A node the caller may not get (baremetal:node:get) counts as missing, and a
@@ -132,8 +127,8 @@ async function checkChildCreate(ctx: Ctx, auth: RequestAuth, policy: string): Pr
   const nodeIdent = body !== null && typeof body === 'object' && !Array.isArray(body)
     ? (body as Record<string, unknown>).node_uuid : undefined;
   let node = typeof nodeIdent === 'string' && nodeIdent ? await nodeOwnership(ctx.state.deps.db, nodeIdent) : null;
-  if (node && !auth.enforcer.allowed('baremetal:node:get', auth.creds, ownerTarget(auth, node))) node = null;
-  auth.enforcer.authorize(policy, auth.creds, ownerTarget(auth, node));
+  if (node && !mayGetNode(auth, node)) node = null;
+  auth.enforcer.authorize(policy, auth.creds, nodeOwnerTarget(auth, node));
 }
 
 /**

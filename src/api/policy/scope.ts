@@ -1,6 +1,6 @@
 /** What the policy layer leaves on a request for the controllers (Ironic's context + list scoping). */
 import type { Identity } from '../../auth/identity';
-import type { PolicyCreds } from './check';
+import type { PolicyCreds, PolicyTarget } from './check';
 import type { Enforcer } from './enforcer';
 
 export interface RequestAuth {
@@ -19,11 +19,16 @@ export interface RequestAuth {
   candidateProject?: string;
 }
 
+type NodeOwners = { owner: string | null; lessee: string | null };
+
+/** check_owner_policy's target for a node: its owner always, its lessee only when set. */
+export function nodeOwnerTarget(auth: RequestAuth, node: NodeOwners | null): PolicyTarget {
+  return { ...auth.creds, 'node.owner': node?.owner ?? null, ...(node?.lessee ? { 'node.lessee': node.lessee } : {}) };
+}
+
 /** check_owner_policy('node', 'baremetal:node:get', ...): whether the caller may see this node (always without auth). */
-export function mayGetNode(auth: RequestAuth | undefined, node: { owner: string | null; lessee: string | null }): boolean {
-  if (!auth) return true;
-  const target = { ...auth.creds, 'node.owner': node.owner, ...(node.lessee ? { 'node.lessee': node.lessee } : {}) };
-  return auth.enforcer.allowed('baremetal:node:get', auth.creds, target);
+export function mayGetNode(auth: RequestAuth | undefined, node: NodeOwners): boolean {
+  return !auth || auth.enforcer.allowed('baremetal:node:get', auth.creds, nodeOwnerTarget(auth, node));
 }
 
 /** The `project` filter a list must apply for this request ({} when it may see everything). */

@@ -30,16 +30,13 @@ export interface NodeRowContext {
 
 const NODE_KINDS: Readonly<Record<string, ColumnKind>> = TABLES.nodes;
 const MARK = `uuid-${Math.random().toString(36).slice(2)}`;
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
 
 function text(value: unknown): string {
   return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
 }
 
 function str(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  const s = text(value);
-  return NEEDS_ESCAPE.test(s) ? jsonString(s) : `"${s}"`;
+  return value === null || value === undefined ? 'null' : jsonString(text(value));
 }
 
 /** SQLite's stored form, 'YYYY-MM-DD HH:MM:SS.ffffff', read as decodeDate + isoformat would (to the millisecond). */
@@ -116,7 +113,6 @@ const MASKED: Readonly<Record<string, (value: unknown) => string>> = {
 };
 
 const FORMATS: Readonly<Record<ColumnKind, (value: unknown) => string>> = { dict, list, datetime: date, bool, int, str };
-
 
 function columnFormat(field: string, version: number): (value: unknown) => string {
   if (MASKED[field]) return MASKED[field];
