@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ROOT_UUID, createNode, partitionNode, deferred, dnsmasqTest, exists, hooks, macPath, makeAvailable, provision, run, startBootEnv,
+  ROOT_UUID, createNode, partitionNode, deployHolding, dnsmasqTest, exists, hooks, macPath, makeAvailable, provision, run, startBootEnv,
   waitForState, type BootEnv,
 } from './support';
 
@@ -24,31 +24,12 @@ async function curl(urlPath: string): Promise<Buffer> {
   return stdout;
 }
 
-/** Holds the deploy step, runs `during`, releases it, and waits for active. */
-async function deployHolding(uuid: string, during: () => Promise<void>): Promise<void> {
-  const reached = deferred();
-  const release = deferred();
-  hooks.duringDeploy = async () => {
-    reached.resolve();
-    await release.promise;
-  };
-  await provision(env, uuid, 'active');
-  try {
-    await reached.promise;
-    await during();
-  } finally {
-    release.resolve();
-  }
-  const node = await waitForState(env, uuid, 'active');
-  assert.equal(node.last_error, null);
-}
-
 test('ipxe: the boot script and per-MAC iPXE script are served over HTTP; goto deploy, then goto boot_partition', async () => {
   const mac = '52:54:00:0a:0b:0c';
   const uuid = await createNode(env, partitionNode(env, 'ipxe', 'uefi'), [mac]);
   await makeAvailable(env, uuid);
   const macUrl = `pxelinux.cfg/${macPath(mac)}`;
-  await deployHolding(uuid, async () => {
+  await deployHolding(env, uuid, async () => {
     const script = (await curl(macUrl)).toString();
     assert.equal(script, await fsp.readFile(path.join(env.httpRoot, uuid, 'config'), 'utf8'));
     assert.match(script, /^#!ipxe/);
@@ -80,7 +61,7 @@ test('http (UEFI HTTP boot): grub config under http_root, boot file handed out a
   const uuid = await createNode(env, partitionNode(env, 'http', 'uefi'), [mac]);
   await makeAvailable(env, uuid);
   const grubUrl = `grub.cfg-01-${macPath(mac)}`;
-  await deployHolding(uuid, async () => {
+  await deployHolding(env, uuid, async () => {
     const config = (await curl(grubUrl)).toString();
     assert.match(config, /^set default=deploy$/m);
     assert.match(config, new RegExp(`linuxefi ${uuid}/deploy_kernel `));
@@ -101,7 +82,7 @@ test('http-ipxe: iPXE scripts under http_root, iPXE itself fetched by URL', asyn
   const mac = '52:54:00:0d:0e:10';
   const uuid = await createNode(env, partitionNode(env, 'http-ipxe', 'uefi'), [mac]);
   await makeAvailable(env, uuid);
-  await deployHolding(uuid, async () => {
+  await deployHolding(env, uuid, async () => {
     assert.match((await curl(`pxelinux.cfg/${macPath(mac)}`)).toString(), /^goto deploy$/m);
     const opts = await fsp.readFile(path.join(env.optsDir, `ironic-${uuid}.conf`), 'utf8');
     assert.match(opts, new RegExp(`,tag:!ipxe,67,${env.httpUrl.replace(/[.]/g, '\\.')}/snponly\\.efi$`, 'm'));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ROOT_UUID, createNode, partitionNode, deferred, dnsmasqTest, exists, hooks, macPath, makeAvailable, provision, run, startBootEnv,
+  ROOT_UUID, createNode, partitionNode, deployHolding, dnsmasqTest, exists, hooks, macPath, makeAvailable, provision, run, startBootEnv,
   waitForState, type BootEnv,
 } from './support';
 
@@ -38,15 +38,7 @@ test('pxe (BIOS): deploy label while deploying, boot label with the root UUID af
   const nodeDir = path.join(env.tftpRoot, uuid);
   const configPath = path.join(nodeDir, 'config');
   const links = MACS.map((m) => path.join(env.tftpRoot, 'pxelinux.cfg', `01-${macPath(m)}`));
-  const reached = deferred();
-  const release = deferred();
-  hooks.duringDeploy = async () => {
-    reached.resolve();
-    await release.promise;
-  };
-  await provision(env, uuid, 'active');
-  try {
-    await reached.promise;
+  await deployHolding(env, uuid, async () => {
     const config = await fsp.readFile(configPath, 'utf8');
     assert.match(config, /^default deploy$/m);
     assert.match(config, new RegExp(`^kernel ${uuid}/deploy_kernel$`, 'm'));
@@ -75,11 +67,7 @@ test('pxe (BIOS): deploy label while deploying, boot label with the root UUID af
       assert.match(await fsp.readFile(path.join(env.hostsDir, `ironic-${mac}.conf`), 'utf8'), new RegExp(`^${mac},set:[0-9a-f-]+,set:ironic\n$`));
     }
     await dnsmasqTest(env);
-  } finally {
-    release.resolve();
-  }
-  const active = await waitForState(env, uuid, 'active');
-  assert.equal(active.last_error, null);
+  });
   const config = await fsp.readFile(configPath, 'utf8');
   assert.match(config, /^default boot_partition$/m);
   assert.match(config, new RegExp(`^append initrd=${uuid}/ramdisk root=UUID=${ROOT_UUID} ro text`, 'm'));
@@ -104,26 +92,15 @@ test('pxe (BIOS): deploy label while deploying, boot label with the root UUID af
 test('pxe (UEFI): grub config with grub.cfg-01-<mac> links switches to boot_partition', async () => {
   const uuid = await createNode(env, partitionNode(env, 'pxe', 'uefi'), ['52:54:00:00:00:01']);
   await makeAvailable(env, uuid);
-  const reached = deferred();
-  const release = deferred();
-  hooks.duringDeploy = async () => {
-    reached.resolve();
-    await release.promise;
-  };
-  await provision(env, uuid, 'active');
   const link = path.join(env.tftpRoot, 'grub.cfg-01-52-54-00-00-00-01');
-  try {
-    await reached.promise;
+  await deployHolding(env, uuid, async () => {
     const config = await fsp.readFile(link, 'utf8');
     assert.match(config, /^set default=deploy$/m);
     assert.match(config, new RegExp(`linuxefi ${uuid}/deploy_kernel .*ipa-api-url=`));
     assert.equal((await tftpCurl('grub/grub.cfg')).toString().includes('configfile /$net_default_mac.conf'), true);
     const opts = await fsp.readFile(path.join(env.optsDir, `ironic-${uuid}.conf`), 'utf8');
     assert.match(opts, /,67,bootx64\.efi$/m);
-  } finally {
-    release.resolve();
-  }
-  await waitForState(env, uuid, 'active');
+  });
   const config = (await tftpCurl('grub.cfg-01-52-54-00-00-00-01')).toString();
   assert.match(config, /^set default=boot_partition$/m);
   assert.match(config, new RegExp(`root=UUID=${ROOT_UUID} ro`));

@@ -192,6 +192,29 @@ export function deferred(): Deferred {
   return { promise, resolve };
 }
 
+/**
+ * Deploys `uuid` to active with the deploy held inside its deploy step: runs `during` there (boot
+ * files in their deploy form), then lets the deploy finish and returns the active node.
+ */
+export async function deployHolding(env: BootEnv, uuid: string, during: () => Promise<void>): Promise<Record<string, any>> {
+  const reached = deferred();
+  const release = deferred();
+  hooks.duringDeploy = async () => {
+    reached.resolve();
+    await release.promise;
+  };
+  await provision(env, uuid, 'active');
+  try {
+    await reached.promise;
+    await during();
+  } finally {
+    release.resolve();
+  }
+  const node = await waitForState(env, uuid, 'active');
+  assert.equal(node.last_error, null);
+  return node;
+}
+
 export async function exists(p: string): Promise<boolean> {
   return fsp.lstat(p).then(() => true, () => false);
 }
