@@ -72,11 +72,25 @@ function list(value: unknown): string {
   return asciiJson(storedText(value));
 }
 
+/** Bound on each masked column's memo: above a large fleet's node count, so repeated lists all hit. */
+const MASK_MEMO_SIZE = 50_000;
+
+/**
+ * A masked column's text, memoised by its stored text: masking parses and re-serialises the dict,
+ * which was a tenth of a detail page, and the same stored texts come back on every poll of the list.
+ */
 function masked(mask: (value: DictColumn) => DictColumn): (value: unknown) => string {
+  const memo = new Map<string, string>();
   return (value) => {
     const stored = storedText(value);
-    const result = mask(stored === 'null' ? {} : new StoredJson(stored));
-    return result instanceof StoredJson ? asciiJson(result.text) : pyJsonFragment(result);
+    let out = memo.get(stored);
+    if (out === undefined) {
+      const result = mask(stored === 'null' ? {} : new StoredJson(stored));
+      out = result instanceof StoredJson ? asciiJson(result.text) : pyJsonFragment(result);
+      if (memo.size >= MASK_MEMO_SIZE) memo.clear();
+      memo.set(stored, out);
+    }
+    return out;
   };
 }
 

@@ -116,8 +116,10 @@ export interface NodePage extends RawRows {
  * The rows `list` would decode, left undecoded for views that write them straight to the wire;
  * `columns` must include id when traits are wanted.
  */
-export async function listPage(db: Database, filters: NodeFilters = {}, opts: NodeListOptions = {}): Promise<NodePage> {
-  const page = await selectArrays(db, (await pageQuery(db, filters, opts)).query);
+export async function listPage(db: Database, filters: NodeFilters, opts: NodeListOptions & { columns: readonly string[] }):
+  Promise<NodePage> {
+  const { query } = await pageQuery(db, filters, opts);
+  const page = await selectArrays(db, query, opts.columns.map((c) => `nodes.${c}`));
   if (opts.withoutRelations) return { ...page, traits: null };
   const idAt = page.columns.indexOf('id');
   return { ...page, traits: await traitsByNode(db.knex, page.rows.map((r) => Number(r[idAt]))) };
