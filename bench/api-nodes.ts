@@ -7,7 +7,7 @@
  * Each list is walked once unmeasured, then R times (default 5); the medians are printed.
  */
 import { startTarget, Target } from '../compat-tests/support/target';
-import { countBytes, getBytes, median, nowMs, peakRssMiB, pool, ratio } from './support';
+import { countBytes, getBytes, median, nowMs, peakRssMiB, pool, postJson, ratio } from './support';
 
 const NOVA_FIELDS = 'uuid,power_state,target_power_state,provision_state,target_provision_state,last_error,maintenance,properties,instance_uuid,traits,resource_class';
 
@@ -19,17 +19,12 @@ function arg(name: string, fallback: number): number {
 async function createNodes(target: Target, count: number, concurrency: number): Promise<number> {
   const start = nowMs();
   await pool(count, concurrency, async (i) => {
-    const res = await fetch(`${target.url}/v1/nodes`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-OpenStack-Ironic-API-Version': '1.82' },
-      body: JSON.stringify({
-        driver: 'fake-hardware', name: `bench-${i}`, resource_class: 'baremetal',
-        properties: { cpus: 8, memory_mb: 16384, local_gb: 100, cpu_arch: 'x86_64' },
-        driver_info: { fake_password: 'secret', address: `10.0.${i >> 8}.${i & 255}` },
-      }),
+    const res = await postJson(`${target.url}/v1/nodes`, {
+      driver: 'fake-hardware', name: `bench-${i}`, resource_class: 'baremetal',
+      properties: { cpus: 8, memory_mb: 16384, local_gb: 100, cpu_arch: 'x86_64' },
+      driver_info: { fake_password: 'secret', address: `10.0.${i >> 8}.${i & 255}` },
     });
-    if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
+    if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${res.body.toString()}`);
   });
   return count / ((nowMs() - start) / 1000);
 }

@@ -8,7 +8,7 @@ import type { Database } from '../connection';
 import type { NodeRecord, NodeTraitRecord } from '../models';
 import { duplicateColumns } from '../duplicate';
 import { NodeAlreadyExists, DuplicateName, InstanceAssociated, NodeNotFound } from '../../common/errors';
-import { selectMany, selectOne } from './table-access';
+import { Executor, selectMany, selectOne } from './table-access';
 
 const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
@@ -169,10 +169,10 @@ function encodeInsertDate(db: Database, date: Date): string {
 /** Inserts a node row and its traits in one transaction; returns the stored row. */
 export async function insertNode(db: Database, values: Partial<NodeRecord>, traits: string[] = []): Promise<NodeRecord> {
   const now = new Date();
-  await db.transaction(async (trx) => {
+  const insert = async (ex: Executor): Promise<void> => {
     let id: number;
     try {
-      const result = await trx('nodes').insert(encodeInsert('nodes', values as Record<string, unknown>, db.dialect, now)) as unknown[];
+      const result = await ex('nodes').insert(encodeInsert('nodes', values as Record<string, unknown>, db.dialect, now)) as unknown[];
       id = Number(result[0]);
     } catch (err) {
       const cols = duplicateColumns(err);
@@ -180,9 +180,12 @@ export async function insertNode(db: Database, values: Partial<NodeRecord>, trai
       throw typed ?? err;
     }
     for (const trait of traits) {
-      await trx('node_traits').insert(encodeInsert('node_traits', { node_id: id, trait, version: '1.0' }, db.dialect, now));
+      await ex('node_traits').insert(encodeInsert('node_traits', { node_id: id, trait, version: '1.0' }, db.dialect, now));
     }
-  });
+  };
+  // One row needs no transaction of its own; with traits the rows go in together or not at all.
+  if (traits.length === 0) await insert(db.knex);
+  else await db.transaction(insert);
   return findNode(db, String(values.uuid));
 }
 
