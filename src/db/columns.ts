@@ -114,6 +114,16 @@ const IRONIC_21_4_OBJECT_VERSIONS: Partial<Record<TableName, string>> = {
 const stamp = (table: TableName): Record<string, unknown> =>
   IRONIC_21_4_OBJECT_VERSIONS[table] ? { version: IRONIC_21_4_OBJECT_VERSIONS[table] } : {};
 
+/**
+ * Each dict column as {} and each list column as []: Ironic's objects fill their JSON fields before
+ * an insert, so its rows hold '{}' where nothing was given, never NULL (which Ironic's own code,
+ * reading such a row back, would meet as None).
+ */
+const emptyJson = (table: TableName): Record<string, unknown> => Object.fromEntries(
+  Object.entries(TABLES[table] as Readonly<Record<string, ColumnKind>>)
+    .filter(([, kind]) => kind === 'dict' || kind === 'list')
+    .map(([column, kind]) => [column, kind === 'dict' ? {} : []]));
+
 export const INSERT_DEFAULTS: Partial<Record<TableName, Readonly<Record<string, unknown>>>> = {
   allocations: stamp('allocations'),
   bios_settings: stamp('bios_settings'),
@@ -123,12 +133,12 @@ export const INSERT_DEFAULTS: Partial<Record<TableName, Readonly<Record<string, 
   node_history: stamp('node_history'),
   node_inventory: stamp('node_inventory'),
   node_traits: stamp('node_traits'),
-  volume_connectors: stamp('volume_connectors'),
-  volume_targets: stamp('volume_targets'),
+  volume_connectors: { ...stamp('volume_connectors'), ...emptyJson('volume_connectors') },
+  volume_targets: { ...stamp('volume_targets'), ...emptyJson('volume_targets') },
   conductors: { ...stamp('conductors'), online: true, conductor_group: '' },
   conductor_hardware_interfaces: { default: false },
   nodes: {
-    ...stamp('nodes'), conductor_group: '', maintenance: false, console_enabled: false, protected: false, retired: false,
+    ...stamp('nodes'), ...emptyJson('nodes'), conductor_group: '', maintenance: false, console_enabled: false, protected: false, retired: false,
     disable_power_off: false,
   },
   ports: { ...stamp('ports'), pxe_enabled: true, is_smartnic: false, available_for_dynamic_portgroup: true },

@@ -1,8 +1,10 @@
 // Every case group, in run order. Groups create what they need, so any subset can run on its own.
 import type { CaseGroup } from '../types';
+import { allocationsGroup } from './allocations';
 import { chassisGroup } from './chassis';
 import { discovery } from './discovery';
 import { edgeCases } from './edge-cases';
+import { deployTemplatesGroup } from './deploy-templates';
 import { conductorsGroup, driversGroup } from './drivers';
 import { errors } from './errors';
 import { nodeLists } from './node-lists';
@@ -14,6 +16,7 @@ import { portgroupsGroup } from './portgroups';
 import { portsGroup } from './ports';
 import { traitsGroup, vifsGroup } from './traits-vifs';
 import { versions } from './versions';
+import { volumeGroup } from './volume';
 
 // node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
 // request one server accepts and the other rejects (oversized body, odd types) would shift every later list.
@@ -32,6 +35,9 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   vifsGroup,
   nodeStates,
   nodeSubresources,
+  allocationsGroup,
+  deployTemplatesGroup,
+  volumeGroup,
   edgeCases,
   errors,
 ];

@@ -76,13 +76,16 @@ export async function getByNames(db: Database, names: string[]): Promise<DeployT
   return attachSteps(db.knex, rows.map((r) => decodeRow<DeployTemplateRecord>('deploy_templates', r)));
 }
 
-/** Updates fields and, when `steps` is given, replaces all steps — in one transaction. */
+/** Updates the given fields and, when `steps` is given, replaces all steps — in one transaction. */
 export async function update(db: Database, ident: number | string, values: DeployTemplateValues):
   Promise<DeployTemplateWithSteps> {
   const { steps, ...template } = values;
   const id = await db.transaction(async (trx) => {
     const current = await resource.get(db, ident, trx);
-    await updateWhere(trx, db.dialect, 'deploy_templates', { id: current.id }, template, duplicate(template));
+    // As with Ironic's ORM, a change to the steps alone leaves the template row (and updated_at) as it was.
+    if (Object.keys(template).length > 0) {
+      await updateWhere(trx, db.dialect, 'deploy_templates', { id: current.id }, template, duplicate(template));
+    }
     if (steps) await writeSteps(trx, db, current.id, steps, template.version ?? current.version);
     return current.id;
   });

@@ -1,0 +1,60 @@
+// Deploy templates (1.55+): create with steps, the validation of names and steps, lists, patch and delete.
+import type { CaseGroup } from '../types';
+import { del, get, MAX, patch, post } from './build';
+
+const templates = '/v1/deploy_templates';
+const biosStep = { interface: 'bios', step: 'apply_configuration', args: { settings: [{ name: 'LogicalProc', value: 'Enabled' }] }, priority: 150 };
+const raidStep = { interface: 'raid', step: 'create_configuration', args: {}, priority: 10 };
+
+export const deployTemplatesGroup: CaseGroup = {
+  group: 'deploy-templates',
+  cases: [
+    get('list at 1.54 (unknown)', templates, '1.54'),
+    post('create at 1.54 (unknown)', templates, '1.54', { name: 'CUSTOM_OLD', steps: [biosStep] }),
+    post('create', templates, MAX, { name: 'CUSTOM_HYPERTHREADING', steps: [biosStep], extra: { a: 1 } }, { capture: { DT1: 'uuid' } }),
+    post('create with two steps', templates, MAX, { name: 'CUSTOM_RAID1', steps: [raidStep, { ...biosStep, priority: 20 }] },
+      { capture: { DT2: 'uuid' } }),
+    post('create with client uuid', templates, MAX, { name: 'CUSTOM_WITH_UUID', uuid: '0e1c5f3b-5b0b-4a6f-9d3e-6f7a8b9c0d1e', steps: [raidStep] }),
+    post('duplicate name', templates, MAX, { name: 'CUSTOM_HYPERTHREADING', steps: [biosStep] }),
+    post('duplicate uuid', templates, MAX, { name: 'CUSTOM_OTHER', uuid: '0e1c5f3b-5b0b-4a6f-9d3e-6f7a8b9c0d1e', steps: [raidStep] }),
+    post('name not a trait', templates, MAX, { name: 'not-a-trait', steps: [biosStep] }),
+    post('standard trait name', templates, MAX, { name: 'HW_CPU_X86_VMX', steps: [biosStep] }),
+    post('without steps', templates, MAX, { name: 'CUSTOM_NO_STEPS' }),
+    post('with empty steps', templates, MAX, { name: 'CUSTOM_EMPTY', steps: [] }),
+    post('step with unknown interface', templates, MAX, { name: 'CUSTOM_BAD_IF', steps: [{ ...biosStep, interface: 'colour' }] }),
+    post('step without priority', templates, MAX, { name: 'CUSTOM_NO_PRIO', steps: [{ interface: 'bios', step: 'x', args: {} }] }),
+    post('step with negative priority', templates, MAX, { name: 'CUSTOM_NEG', steps: [{ ...biosStep, priority: -1 }] }),
+    post('step with string priority', templates, MAX, { name: 'CUSTOM_STRPRIO', steps: [{ ...biosStep, priority: '5' }] }),
+    post('step with extra key', templates, MAX, { name: 'CUSTOM_EXTRA_KEY', steps: [{ ...biosStep, colour: 'red' }] }),
+    post('duplicate steps', templates, MAX, { name: 'CUSTOM_DUP_STEPS', steps: [biosStep, biosStep] }),
+    post('unknown top-level field', templates, MAX, { name: 'CUSTOM_UNKNOWN', steps: [biosStep], colour: 'red' }),
+    get('show by uuid', `${templates}/{DT1}`, MAX),
+    get('show by name', `${templates}/CUSTOM_HYPERTHREADING`, MAX),
+    get('show with fields', `${templates}/{DT1}?fields=name,steps`, MAX),
+    get('show with bad field', `${templates}/{DT1}?fields=name,colour`, MAX),
+    get('show unknown', `${templates}/CUSTOM_NOPE`, MAX),
+    get('list', templates, MAX),
+    get('list detail', `${templates}?detail=True`, MAX),
+    get('list detail with fields', `${templates}?detail=True&fields=name`, MAX),
+    get('list with fields', `${templates}?fields=uuid,name,extra`, MAX),
+    get('list limit 1', `${templates}?limit=1`, MAX),
+    get('list sorted by name', `${templates}?sort_key=name`, MAX),
+    get('list sorted by steps (invalid)', `${templates}?sort_key=steps`, MAX),
+    patch('rename', `${templates}/{DT1}`, MAX, [{ op: 'replace', path: '/name', value: 'CUSTOM_HT' }]),
+    patch('rename to a bad name', `${templates}/{DT1}`, MAX, [{ op: 'replace', path: '/name', value: 'bad' }]),
+    patch('rename to an existing name', `${templates}/{DT1}`, MAX, [{ op: 'replace', path: '/name', value: 'CUSTOM_RAID1' }]),
+    patch('replace steps', `${templates}/CUSTOM_HT`, MAX, [{ op: 'replace', path: '/steps', value: [raidStep] }]),
+    patch('replace one step priority', `${templates}/{DT2}`, MAX, [{ op: 'replace', path: '/steps/0/priority', value: 42 }]),
+    patch('add a step', `${templates}/{DT2}`, MAX, [{ op: 'add', path: '/steps/-', value: { ...biosStep, step: 'factory_reset', args: {} } }]),
+    patch('remove all steps', `${templates}/{DT2}`, MAX, [{ op: 'remove', path: '/steps' }]),
+    patch('add extra', `${templates}/{DT2}`, MAX, [{ op: 'add', path: '/extra/x', value: 'y' }]),
+    patch('replace uuid', `${templates}/{DT2}`, MAX, [{ op: 'replace', path: '/uuid', value: '0e1c5f3b-5b0b-4a6f-9d3e-6f7a8b9c0d1f' }]),
+    patch('unknown path', `${templates}/{DT2}`, MAX, [{ op: 'replace', path: '/colour', value: 'red' }]),
+    get('after patches', `${templates}/{DT2}`, MAX),
+    del('delete by name', `${templates}/CUSTOM_HT`, MAX),
+    del('delete by uuid', `${templates}/{DT2}`, MAX),
+    del('delete unknown', `${templates}/CUSTOM_HT`, MAX),
+    del('delete the last', `${templates}/CUSTOM_WITH_UUID`, MAX),
+    get('list when empty', templates, MAX),
+  ],
+};
