@@ -1,9 +1,10 @@
 /** Management calls: boot device, NMI, boot mode, secure boot, console, RAID target (manager.py). */
-import { InvalidParameterValue, NodeConsoleNotEnabled } from '../common/errors';
+import { NodeConsoleNotEnabled } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import type { BootDevice, ConsoleInfo, JsonObject } from '../rpc/conductor-api';
 import { errorText, spawnErrorHandler } from './error-handlers';
+import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
 export async function setBootDevice(tasks: TaskManager, nodeId: string, device: string, persistent: boolean): Promise<void> {
@@ -32,22 +33,63 @@ export async function injectNmi(tasks: TaskManager, nodeId: string): Promise<voi
   });
 }
 
+/** The driver's current value, or null when it cannot tell (utils.node_change_boot_mode ignores the failure). */
+async function currentOr<T>(read: () => Promise<T | null>, what: string, node: string): Promise<T | null> {
+  try {
+    return await read();
+  } catch (err) {
+    log.warning(`Unexpected exception when trying to detect ${what} while changing ${what} for node ${node}. ` +
+      `${(err as Error).name}: ${errorText(err)}`);
+    return null;
+  }
+}
+
+/** utils.node_change_boot_mode: nothing to do when the mode is already the target; a failure is only last_error. */
+async function nodeChangeBootMode(task: Task, mode: string): Promise<void> {
+  const current = await currentOr(() => task.driver.management.getBootMode(task), 'boot_mode', task.node.uuid);
+  if (current !== null && current === mode) {
+    log.info(`Target boot mode '${mode}', and current boot mode '${current}' are identical. No change being made ` +
+      `for node ${task.node.uuid}`);
+    return;
+  }
+  try {
+    await task.driver.management.setBootMode(task, mode);
+    task.node.boot_mode = mode;
+  } catch (err) {
+    // Ironic's message, unbalanced quote included.
+    task.node.last_error = `Failed to change boot mode to '${mode}: ${errorText(err)}`;
+  }
+  await task.saveNode();
+}
+
+/** utils.node_change_secure_boot, the same for the secure boot state. */
+async function nodeChangeSecureBoot(task: Task, enabled: boolean): Promise<void> {
+  const current = await currentOr(() => task.driver.management.getSecureBootState(task), 'secure_boot', task.node.uuid);
+  if (current !== null && current === enabled) {
+    log.info(`Target secure_boot state '${pyBool(enabled)}', and current secure_boot state '${pyBool(current)}' are ` +
+      `identical. No change being made for node ${task.node.uuid}`);
+    return;
+  }
+  try {
+    await task.driver.management.setSecureBootState(task, enabled);
+    task.node.secure_boot = enabled;
+  } catch (err) {
+    task.node.last_error = `Failed to change secure_boot state to '${pyBool(enabled)}': ${errorText(err)}`;
+  }
+  await task.saveNode();
+}
+
+function pyBool(value: boolean): string {
+  return value ? 'True' : 'False';
+}
+
 export async function changeBootMode(tasks: TaskManager, nodeId: string, mode: string): Promise<void> {
   await tasks.run(nodeId, { purpose: 'changing node boot mode' }, async (task) => {
     await task.driver.management.validate(task);
+    // A new operation: the previous error goes now, a new one may come from the worker.
     task.node.last_error = null;
     await task.saveNode();
-    task.spawnAfter(async (t) => {
-      try {
-        const supported = await t.driver.management.getSupportedBootModes(t);
-        if (!supported.includes(mode)) throw new InvalidParameterValue(`Unsupported boot mode ${mode} specified.`);
-        await t.driver.management.setBootMode(t, mode);
-        t.node.boot_mode = mode;
-      } catch (err) {
-        await t.recordHistory(`Failed to change boot mode to '${mode}': ${errorText(err)}`, '', true);
-      }
-      await t.saveNode();
-    }, spawnErrorHandler('changing node boot mode'));
+    task.spawnAfter((t) => nodeChangeBootMode(t, mode), spawnErrorHandler('changing node boot mode'));
   });
 }
 
@@ -56,15 +98,7 @@ export async function changeSecureBoot(tasks: TaskManager, nodeId: string, enabl
     await task.driver.management.validate(task);
     task.node.last_error = null;
     await task.saveNode();
-    task.spawnAfter(async (t) => {
-      try {
-        await t.driver.management.setSecureBootState(t, enabled);
-        t.node.secure_boot = enabled;
-      } catch (err) {
-        await t.recordHistory(`Failed to change secure boot state to '${enabled}': ${errorText(err)}`, '', true);
-      }
-      await t.saveNode();
-    }, spawnErrorHandler('changing node secure boot'));
+    task.spawnAfter((t) => nodeChangeSecureBoot(t, enabled), spawnErrorHandler('changing node secure boot'));
   });
 }
 

@@ -14,6 +14,7 @@ import { nodeSubresources } from './node-subresources';
 import { nodesCrud } from './nodes-crud';
 import { portgroupsGroup } from './portgroups';
 import { portsGroup } from './ports';
+import { provisioningGroup } from './provisioning';
 import { traitsGroup, vifsGroup } from './traits-vifs';
 import { versions } from './versions';
 import { volumeGroup } from './volume';
@@ -38,6 +39,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   allocationsGroup,
   deployTemplatesGroup,
   volumeGroup,
+  provisioningGroup,
   edgeCases,
   errors,
 ];

@@ -1,6 +1,7 @@
-/** Fake management: PXE is the only boot device (drivers/modules/fake.py FakeManagement). */
+/** Fake management: PXE is the only boot device, no boot mode control (drivers/modules/fake.py FakeManagement). */
 import { InvalidParameterValue, UnsupportedDriverExtension } from '../../common/errors';
 import type { DriverTask, ManagementInterface } from '../base';
+import { UNSUPPORTED_BOOT_MODE_METHODS } from './base-unsupported';
 import { FAKE_INDICATOR_METHODS } from './fake-indicators';
 
 export function createFakeManagement(): ManagementInterface {
@@ -21,21 +22,7 @@ export function createFakeManagement(): ManagementInterface {
     async injectNmi(task: DriverTask) {
       throw new UnsupportedDriverExtension({ driver: task.node.driver, extension: 'inject_nmi' });
     },
-    async getSupportedBootModes() {
-      return ['bios', 'uefi'];
-    },
-    async getBootMode(task: DriverTask) {
-      return task.node.boot_mode;
-    },
-    async setBootMode(task: DriverTask, mode: string) {
-      task.node.boot_mode = mode;
-    },
-    async getSecureBootState(task: DriverTask) {
-      return task.node.secure_boot;
-    },
-    async setSecureBootState(task: DriverTask, enabled: boolean) {
-      task.node.secure_boot = enabled;
-    },
+    ...UNSUPPORTED_BOOT_MODE_METHODS,
     ...FAKE_INDICATOR_METHODS,
   };
 }

@@ -4,13 +4,14 @@
  * with its persistence, NMI through the diagnostic interrupt. Boot mode and secure boot are not
  * IPMI features: Ironic's base class refuses them.
  */
-import { InvalidParameterValue, UnsupportedDriverExtension } from '../../common/errors';
+import { InvalidParameterValue } from '../../common/errors';
 import { log } from '../../common/log';
 import type { Config } from '../../conf/config';
 import type { NodeRecord } from '../../db/models';
 import type { BootDevice } from '../../protocols/ipmi';
 import type { DriverTask, ManagementInterface } from '../base';
 import { IPMI_PROPERTIES, boolFromString, ipmiCall, parseIpmiDriverInfo } from '../ipmi-common';
+import { UNSUPPORTED_BOOT_MODE_METHODS } from './base-unsupported';
 
 /** BOOT_DEVICE_HEXA_MAP: boot flags data 2 for each device (selector bits 5:2). */
 const BOOT_DEVICE_HEX: Readonly<Record<string, number>> = { pxe: 0x04, disk: 0x08, cdrom: 0x14, bios: 0x18, safe: 0x0c };
@@ -122,10 +123,6 @@ async function getBootDevice(task: DriverTask): Promise<{ boot_device: string | 
   return { boot_device: flags.device, persistent: flags.persistent };
 }
 
-function refuse(task: DriverTask, extension: string): never {
-  throw new UnsupportedDriverExtension({ driver: task.node.driver, extension });
-}
-
 export function createIpmitoolManagement(): ManagementInterface {
   return {
     kind: 'management', name: 'ipmitool', className: 'IPMIManagement',
@@ -141,20 +138,6 @@ export function createIpmitoolManagement(): ManagementInterface {
     async injectNmi(task) {
       await ipmiCall(task, 'power diag', (c) => c.diagInterrupt());
     },
-    async getSupportedBootModes(task) {
-      return refuse(task, 'get_supported_boot_modes');
-    },
-    async getBootMode(task) {
-      return refuse(task, 'get_boot_mode');
-    },
-    async setBootMode(task) {
-      return refuse(task, 'set_boot_mode');
-    },
-    async getSecureBootState(task) {
-      return refuse(task, 'get_secure_boot_state');
-    },
-    async setSecureBootState(task) {
-      return refuse(task, 'set_secure_boot_state');
-    },
+    ...UNSUPPORTED_BOOT_MODE_METHODS,
   };
 }
