@@ -1,5 +1,6 @@
 // Every case group, in run order. Groups create what they need, so any subset can run on its own.
 import type { CaseGroup } from '../types';
+import { agentEventsGroup } from './agent-events';
 import { allocationsGroup } from './allocations';
 import { chassisGroup } from './chassis';
 import { discovery } from './discovery';
@@ -7,6 +8,7 @@ import { edgeCases } from './edge-cases';
 import { deployTemplatesGroup } from './deploy-templates';
 import { conductorsGroup, driversGroup } from './drivers';
 import { errors } from './errors';
+import { nodeFieldsGroup } from './node-fields';
 import { nodeLists } from './node-lists';
 import { nodePatch } from './node-patch';
 import { nodeStates } from './node-states';
@@ -40,6 +42,8 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   deployTemplatesGroup,
   volumeGroup,
   provisioningGroup,
+  agentEventsGroup,
+  nodeFieldsGroup,
   edgeCases,
   errors,
 ];
