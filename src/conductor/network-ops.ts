@@ -10,6 +10,7 @@ import {
 } from '../db/repositories/conductor-port-queries';
 import type { VifInfo } from '../rpc/conductor-api';
 import type { ConductorContext } from './context';
+import { checkPortgroupMove, checkPortUpdate, validatePortPhysnet } from './port-rules';
 import type { TaskManager } from './task-manager';
 
 export async function vifAttach(tasks: TaskManager, nodeId: string, vif: VifInfo): Promise<void> {
@@ -60,24 +61,24 @@ export async function createPort(ctx: ConductorContext, tasks: TaskManager, valu
   const nodeUuid = await nodeUuidOf(ctx, values.node_id ?? null);
   if (!nodeUuid) return insertPort(ctx.db, values);
   return tasks.run(nodeUuid, { purpose: 'port create' }, async (task) => {
+    await validatePortPhysnet(ctx.db, values, Object.keys(values));
     await task.driver.network.validatePortCreate(task, values);
     return insertPort(ctx.db, values);
   });
 }
 
+/** update_port, under the lock of the node the port ends up on. */
 export async function updatePort(ctx: ConductorContext, tasks: TaskManager, portUuid: string, changes: Partial<PortRecord>): Promise<PortRecord> {
   const port = await findPort(ctx.db, portUuid);
-  const nodeUuid = await nodeUuidOf(ctx, port.node_id);
+  const nodeUuid = await nodeUuidOf(ctx, changes.node_id ?? port.node_id);
   const apply = async () => {
     await updatePortRow(ctx.db, port.id, changes);
     return findPort(ctx.db, portUuid);
   };
   if (!nodeUuid) return apply();
   return tasks.run(nodeUuid, { purpose: 'port update' }, async (task) => {
-    if ('address' in changes && changes.address !== port.address && task.node.provision_state === states.ACTIVE &&
-      !task.node.maintenance && port.extra?.vif_port_id) {
-      throw new InvalidState(`The address of port ${port.uuid} cannot be changed while it is attached to a VIF`);
-    }
+    checkPortUpdate(task.node, port, changes);
+    await validatePortPhysnet(ctx.db, { ...port, ...changes }, Object.keys(changes));
     await task.driver.network.portChanged(task, port, changes);
     return apply();
   });
@@ -102,16 +103,18 @@ export async function createPortgroup(ctx: ConductorContext, tasks: TaskManager,
   return tasks.run(nodeUuid, { purpose: 'portgroup create', loadDriver: false }, async () => insertPortgroup(ctx.db, values));
 }
 
+/** update_portgroup, under the lock of the node the portgroup ends up on. */
 export async function updatePortgroup(ctx: ConductorContext, tasks: TaskManager, uuid: string,
   changes: Partial<PortgroupRecord>): Promise<PortgroupRecord> {
   const pg = await findPortgroup(ctx.db, uuid);
-  const nodeUuid = await nodeUuidOf(ctx, pg.node_id);
+  const nodeUuid = await nodeUuidOf(ctx, changes.node_id ?? pg.node_id);
   const apply = async () => {
     await updatePortgroupRow(ctx.db, pg.id, changes);
     return findPortgroup(ctx.db, uuid);
   };
   if (!nodeUuid) return apply();
-  return tasks.run(nodeUuid, { purpose: 'portgroup update' }, async (task) => {
+  return tasks.run(nodeUuid, { purpose: 'update portgroup' }, async (task) => {
+    if (changes.node_id !== undefined && changes.node_id !== pg.node_id) await checkPortgroupMove(ctx.db, task.node, pg);
     await task.driver.network.portgroupChanged(task, pg, changes);
     return apply();
   });

@@ -16,6 +16,7 @@ import { nodeSubresources } from './node-subresources';
 import { nodesCrud } from './nodes-crud';
 import { portgroupsGroup } from './portgroups';
 import { portsGroup } from './ports';
+import { portsDeepGroup } from './ports-deep';
 import { provisioningGroup } from './provisioning';
 import { traitsGroup, vifsGroup } from './traits-vifs';
 import { versions } from './versions';
@@ -32,6 +33,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   chassisGroup,
   portsGroup,
   portgroupsGroup,
+  portsDeepGroup,
   driversGroup,
   conductorsGroup,
   traitsGroup,

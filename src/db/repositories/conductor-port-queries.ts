@@ -96,3 +96,16 @@ export async function portgroupHasPorts(db: Database, portgroupId: number): Prom
   const row = await db.knex('ports').where({ portgroup_id: portgroupId }).first('id');
   return row !== undefined;
 }
+
+/** The physical networks of a portgroup's member ports other than `excludePortId` (network.get_physnets_by_portgroup_id). */
+export async function memberPhysnets(db: Database, portgroupId: number, excludePortId: number | null): Promise<Set<string | null>> {
+  const query = db.knex('ports').where({ portgroup_id: portgroupId }).select('physical_network');
+  if (excludePortId !== null) query.whereNot({ id: excludePortId });
+  const rows = await query as Array<{ physical_network: string | null }>;
+  return new Set(rows.map((r) => r.physical_network));
+}
+
+export async function portgroupUuidOf(db: Database, portgroupId: number): Promise<string> {
+  const row = await db.knex('portgroups').where({ id: portgroupId }).first('uuid') as { uuid: string } | undefined;
+  return row?.uuid ?? String(portgroupId);
+}
