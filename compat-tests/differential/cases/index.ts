@@ -3,6 +3,7 @@ import type { CaseGroup } from '../types';
 import { agentEventsGroup } from './agent-events';
 import { allocationsGroup } from './allocations';
 import { chassisGroup } from './chassis';
+import { cleaningGroup } from './cleaning';
 import { discovery } from './discovery';
 import { edgeCases } from './edge-cases';
 import { deployTemplatesGroup } from './deploy-templates';
@@ -44,6 +45,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   deployTemplatesGroup,
   volumeGroup,
   provisioningGroup,
+  cleaningGroup,
   agentEventsGroup,
   nodeFieldsGroup,
   edgeCases,

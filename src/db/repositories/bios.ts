@@ -65,6 +65,22 @@ export async function destroy(db: Database, nodeId: number, names: string[]): Pr
   });
 }
 
+/**
+ * BIOSSettingList.sync_node_setting, applied: the node's settings become exactly `wanted` (new names
+ * created, changed values updated, names no longer wanted deleted); unchanged ones are left alone.
+ */
+export async function replaceAll(db: Database, nodeId: number, wanted: ReadonlyMap<string, string | null>,
+  version: string | null = null): Promise<void> {
+  const existing = new Map((await list(db, nodeId)).map((r) => [r.name, r.value]));
+  const created = [...wanted].filter(([name]) => !existing.has(name)).map(([name, value]) => ({ name, value }));
+  const updated = [...wanted].filter(([name, value]) => existing.has(name) && existing.get(name) !== value)
+    .map(([name, value]) => ({ name, value }));
+  const removed = [...existing.keys()].filter((name) => !wanted.has(name));
+  if (created.length) await create(db, nodeId, created, version);
+  if (updated.length) await update(db, nodeId, updated, version);
+  if (removed.length) await destroy(db, nodeId, removed);
+}
+
 async function selectNamed(db: Database, nodeId: number, names: string[]): Promise<BiosSettingRecord[]> {
   const rows = await list(db, nodeId);
   const wanted = new Set(names);

@@ -50,15 +50,7 @@ async function cacheSettings(task: DriverTask): Promise<void> {
   const { client } = await connectRedfish(task);
   const bios = await redfishAction(() => biosOf(task, client), (error) => error);
   const wanted = new Map(Object.entries(bios.attributes).map(([name, v]) => [name, storedValue(v)]));
-  const { db } = task.ctx;
-  const existing = new Map((await biosSettings.list(db, task.node.id)).map((r) => [r.name, r.value]));
-  const create = [...wanted].filter(([name]) => !existing.has(name)).map(([name, value]) => ({ name, value }));
-  const update = [...wanted].filter(([name, value]) => existing.has(name) && existing.get(name) !== value)
-    .map(([name, value]) => ({ name, value }));
-  const remove = [...existing.keys()].filter((name) => !wanted.has(name));
-  if (create.length) await biosSettings.create(db, task.node.id, create, '1.1');
-  if (update.length) await biosSettings.update(db, task.node.id, update, '1.1');
-  if (remove.length) await biosSettings.destroy(db, task.node.id, remove);
+  await biosSettings.replaceAll(task.ctx.db, task.node.id, wanted, '1.1');
 }
 
 async function applyConfiguration(task: DriverTask, settings: JsonObject[]): Promise<StepResult> {
