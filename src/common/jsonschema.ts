@@ -23,6 +23,7 @@ export interface Schema {
   maximum?: number;
   minItems?: number;
   anyOf?: Schema[];
+  oneOf?: Schema[];
   /** Property dependencies, array form only: "if KEY is present, these must be too". */
   dependencies?: Record<string, string[]>;
   /** Annotation only (raid_config_schema.json carries one per property). */
@@ -124,6 +125,7 @@ function keywordErrors(key: string, value: unknown, schema: Schema, depth: numbe
       return typeof value === 'number' && value > schema.maximum!
         ? [err(value, schema, 'maximum', `${pyRepr(value)} is greater than the maximum of ${pyRepr(schema.maximum)}`, depth)] : [];
     case 'anyOf': return anyOfErrors(value, schema, depth);
+    case 'oneOf': return oneOfErrors(value, schema, depth);
     default: return [];
   }
 }
@@ -201,10 +203,29 @@ function anyOfErrors(value: unknown, schema: Schema, depth: number): SchemaError
   return [err(value, schema, 'anyOf', `${pyRepr(value)} is not valid under any of the given schemas`, depth, context)];
 }
 
+/** oneOf: none valid gives anyOf's message with every branch's errors; more than one valid is an error too. */
+function oneOfErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
+  const context: SchemaError[] = [];
+  const branches = schema.oneOf!;
+  const first = branches.findIndex((sub) => {
+    const errors = iterErrors(value, sub, 0);
+    context.push(...errors);
+    return errors.length === 0;
+  });
+  if (first < 0) {
+    return [err(value, schema, 'oneOf', `${pyRepr(value)} is not valid under any of the given schemas`, depth, context)];
+  }
+  const alsoValid = branches.slice(first + 1).filter((sub) => iterErrors(value, sub, 0).length === 0);
+  if (alsoValid.length === 0) return [];
+  const reprs = [...alsoValid, branches[first]].map((sub) => pyRepr(sub)).join(', ');
+  return [err(value, schema, 'oneOf', `${pyRepr(value)} is valid under each of ${reprs}`, depth)];
+}
+
 type Key = [number, number, number];
 
+/** jsonschema's by_relevance: shallower errors first, anyOf/oneOf (the weak matches) below the rest. */
 function relevance(e: SchemaError): Key {
-  const weak = e.keyword === 'anyOf' ? 0 : 1;
+  const weak = e.keyword === 'anyOf' || e.keyword === 'oneOf' ? 0 : 1;
   return [-e.depth, weak, e.matchesType ? 0 : 1];
 }
 

@@ -12,7 +12,9 @@ import { getNodeByIdent, NodeRecord as LoadedNode } from '../node-lookup';
 import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { NODE_DESCRIPTION_MAX_LENGTH, NODE_PATCH_RESULT_SCHEMA, validateNodeBody } from '../schemas/node';
+import { bestMatch, iterErrors } from '../schemas/jsonschema';
 import { readQuery } from '../schemas/list-query';
+import { NETWORK_DATA_SCHEMA } from '../schemas/network-data';
 import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext } from '../state';
 import { V } from '../versions';
@@ -62,6 +64,11 @@ function validatePatch(ctx: ApiContext, patch: PatchOp[], resetInterfaces: boole
   const description = patchValues(patch, '/description');
   if (description.length > 0 && typeof description[0] === 'string' && [...description[0]].length > NODE_DESCRIPTION_MAX_LENGTH) {
     throw new Invalid(`Cannot update node with description exceeding ${NODE_DESCRIPTION_MAX_LENGTH} characters`);
+  }
+  for (const networkData of patchValues(patch, '/network_data')) {
+    // validate_network_data: a whole document each time (so {} is refused), message with Ironic's trailing space.
+    const best = bestMatch(iterErrors(networkData, NETWORK_DATA_SCHEMA));
+    if (best) throw new Invalid(`Invalid network_data: ${best.message} `);
   }
 }
 

@@ -7,6 +7,7 @@ import { V } from '../versions';
 import * as args from './args';
 import type { Schema } from './jsonschema';
 import { STANDARD_TRAITS } from './node-standard-traits';
+import { NETWORK_DATA_SCHEMA } from './network-data';
 
 export const NODE_DESCRIPTION_MAX_LENGTH = 4096;
 
@@ -38,8 +39,11 @@ export const NODE_CREATE_SCHEMA: Schema = {
     management_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
     maintenance: boolish,
     name: { ...str, minVersion: V.NODE_NAME },
-    // Ironic validates non-empty network_data against its network-data JSON schema; we accept any object.
-    network_data: { type: ['object', 'null'], minVersion: V.NETWORK_DATA },
+    // null, {} or a whole network_data document (node_schema's anyOf).
+    network_data: {
+      anyOf: [{ type: 'null' }, { type: 'object', additionalProperties: false }, NETWORK_DATA_SCHEMA],
+      minVersion: V.NETWORK_DATA,
+    },
     network_interface: { ...str, minVersion: V.NETWORK_INTERFACE },
     owner: { ...str, minVersion: V.OWNER },
     power_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
