@@ -2,34 +2,22 @@
  * abort and unhold from every state they apply to, through the conductor's RPC entry point.
  * The wait and hold states are seeded in the database (fake interfaces finish synchronously).
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startConductorService, ConductorService } from '../../src/conductor/service';
 import { InvalidState, UnsupportedDriverExtension } from '../../src/common/errors';
 import type { NodeRecord } from '../../src/db/models';
 import { findNode, writeNodeFields } from '../../src/db/repositories/conductor-node-queries';
-import { makeConf, sqliteDb, TempDb, waitForNode } from './support';
+import { conductorFixture, waitForNode } from './support';
 
-let tmp: TempDb;
-let svc: ConductorService;
-
-before(async () => {
-  tmp = await sqliteDb();
-  svc = await startConductorService({ conf: makeConf('abort-host'), db: tmp.db });
-});
-
-after(async () => {
-  await svc.stop();
-  await tmp.cleanup();
-});
+const fx = conductorFixture('abort-host');
 
 let counter = 0;
 
 /** A fresh node put straight into `fields` (provision state and whatever else the case needs). */
 async function seeded(fields: Partial<NodeRecord>): Promise<NodeRecord> {
-  const node = await svc.api.createNode({ name: `abort-${++counter}`, driver: 'fake-hardware', rescue_interface: 'fake' });
-  await writeNodeFields(tmp.db, node.id, { power_state: 'power on', ...fields });
-  return findNode(tmp.db, node.uuid);
+  const node = await fx.svc.api.createNode({ name: `abort-${++counter}`, driver: 'fake-hardware', rescue_interface: 'fake' });
+  await writeNodeFields(fx.tmp.db, node.id, { power_state: 'power on', ...fields });
+  return findNode(fx.tmp.db, node.uuid);
 }
 
 const settledIn = (state: string) => (n: NodeRecord) => n.provision_state === state;
@@ -38,8 +26,8 @@ test('abort in deploy wait cleans up and fails the deployment, naming the step',
   const node = await seeded({ provision_state: 'wait call-back', target_provision_state: 'active',
     deploy_step: { interface: 'deploy', step: 'write_image', abortable: true, priority: 80, args: {} },
     driver_internal_info: { agent_url: 'http://10.0.0.5:9999', deploy_step_index: 1, deploy_steps: [] } });
-  await svc.api.doProvisioningAction(node.uuid, 'abort');
-  const n = await waitForNode(tmp.db, node.uuid, settledIn('deploy failed'));
+  await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
+  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('deploy failed'));
   assert.equal(n.target_provision_state, 'active');
   assert.equal(n.last_error, 'By request, the deploy operation was aborted during or after the completion of step "deploy.write_image"');
   assert.deepEqual(n.deploy_step, {});
@@ -51,8 +39,8 @@ test('abort in deploy wait cleans up and fails the deployment, naming the step',
 test('abort in deploy wait during a step that cannot be aborted only flags it', async () => {
   const step = { interface: 'deploy', step: 'write_image', abortable: false, priority: 80, args: {} };
   const node = await seeded({ provision_state: 'wait call-back', target_provision_state: 'active', deploy_step: step });
-  await svc.api.doProvisioningAction(node.uuid, 'abort');
-  const n = await waitForNode(tmp.db, node.uuid, () => true);
+  await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
+  const n = await waitForNode(fx.tmp.db, node.uuid, () => true);
   assert.equal(n.provision_state, 'wait call-back');
   assert.deepEqual(n.deploy_step, { ...step, abort_after: true });
   assert.equal(n.last_error, null);
@@ -61,8 +49,8 @@ test('abort in deploy wait during a step that cannot be aborted only flags it', 
 test('abort in deploy hold fails the deployment', async () => {
   const node = await seeded({ provision_state: 'deploy hold', target_provision_state: 'active',
     driver_internal_info: { agent_url: 'http://10.0.0.5:9999' } });
-  await svc.api.doProvisioningAction(node.uuid, 'abort');
-  const n = await waitForNode(tmp.db, node.uuid, settledIn('deploy failed'));
+  await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
+  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('deploy failed'));
   assert.equal(n.last_error, 'By request, the deploy operation was aborted');
   assert.equal(n.driver_internal_info?.agent_url, undefined);
 });
@@ -71,8 +59,8 @@ test('abort in clean hold of a manual clean goes to clean failed, still heading 
   const node = await seeded({ provision_state: 'clean hold', target_provision_state: 'manageable',
     clean_step: { interface: 'deploy', step: 'hold', abortable: true, priority: 0, args: {} },
     driver_internal_info: { clean_step_index: 0, clean_steps: [], cleaning_reboot: true } });
-  await svc.api.doProvisioningAction(node.uuid, 'abort');
-  const n = await waitForNode(tmp.db, node.uuid, settledIn('clean failed'));
+  await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
+  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('clean failed'));
   assert.equal(n.target_provision_state, 'manageable');
   assert.equal(n.last_error, 'By request, the clean operation was aborted during or after the completion of step "deploy.hold"');
   assert.deepEqual(n.clean_step, {});
@@ -84,8 +72,8 @@ test('abort in clean hold of a manual clean goes to clean failed, still heading 
 test('unhold releases deploy hold and clean hold back to their wait states', async () => {
   for (const [hold, wait, target] of [['deploy hold', 'wait call-back', 'active'], ['clean hold', 'clean wait', 'available']]) {
     const node = await seeded({ provision_state: hold, target_provision_state: target });
-    await svc.api.doProvisioningAction(node.uuid, 'unhold');
-    const n = await waitForNode(tmp.db, node.uuid, () => true);
+    await fx.svc.api.doProvisioningAction(node.uuid, 'unhold');
+    const n = await waitForNode(fx.tmp.db, node.uuid, () => true);
     assert.equal(n.provision_state, wait);
     assert.equal(n.target_provision_state, target);
   }
@@ -95,8 +83,8 @@ test('unhold in service hold resumes servicing after the held step', async () =>
   const node = await seeded({ provision_state: 'service hold', target_provision_state: 'active',
     service_step: { interface: 'deploy', step: 'hold', priority: 0, args: {} },
     driver_internal_info: { service_steps: [{ interface: 'deploy', step: 'hold', priority: 0, args: {} }], service_step_index: 0 } });
-  await svc.api.doProvisioningAction(node.uuid, 'unhold');
-  const n = await waitForNode(tmp.db, node.uuid, settledIn('active'));
+  await fx.svc.api.doProvisioningAction(node.uuid, 'unhold');
+  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('active'));
   assert.equal(n.target_provision_state, null);
   assert.deepEqual(n.service_step, {});
   assert.equal(n.driver_internal_info?.service_step_index, undefined);
@@ -105,8 +93,8 @@ test('unhold in service hold resumes servicing after the held step', async () =>
 test('abort in service wait returns the node to active with the abort recorded', async () => {
   const node = await seeded({ provision_state: 'service wait', target_provision_state: 'active',
     service_step: { interface: 'raid', step: 'apply_configuration', abortable: true, priority: 0, args: {} } });
-  await svc.api.doProvisioningAction(node.uuid, 'abort');
-  const n = await waitForNode(tmp.db, node.uuid, settledIn('active'));
+  await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
+  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('active'));
   assert.equal(n.target_provision_state, null);
   assert.equal(n.last_error,
     'By request, the service operation was aborted during or after the completion of step "raid.apply_configuration"');
@@ -115,21 +103,21 @@ test('abort in service wait returns the node to active with the abort recorded',
 
 test('abort in service failed is refused in maintenance and returns to active otherwise', async () => {
   const node = await seeded({ provision_state: 'service failed', target_provision_state: 'active', maintenance: true });
-  await assert.rejects(svc.api.doProvisioningAction(node.uuid, 'abort'), (err: Error) => err instanceof InvalidState
+  await assert.rejects(fx.svc.api.doProvisioningAction(node.uuid, 'abort'), (err: Error) => err instanceof InvalidState
     && err.message === `Can not abort service on node "${node.uuid}" while it is in maintenance mode. Please remove the ` +
       'node from maintenance prior to issuing the request to abort the service operation.');
-  assert.equal((await findNode(tmp.db, node.uuid)).provision_state, 'service failed');
-  await writeNodeFields(tmp.db, node.id, { maintenance: false });
-  await svc.api.doProvisioningAction(node.uuid, 'abort');
-  const n = await waitForNode(tmp.db, node.uuid, settledIn('active'));
+  assert.equal((await findNode(fx.tmp.db, node.uuid)).provision_state, 'service failed');
+  await writeNodeFields(fx.tmp.db, node.id, { maintenance: false });
+  await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
+  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('active'));
   assert.equal(n.last_error, 'By request, the service operation was aborted');
 });
 
 test('abort in rescue wait drops the password, clears last_error and leaves the power alone', async () => {
   const node = await seeded({ provision_state: 'rescue wait', target_provision_state: 'rescue', last_error: 'earlier',
     instance_info: { rescue_password: 'pw', hashed_rescue_password: 'x', image_source: 'http://i' } });
-  await svc.api.doProvisioningAction(node.uuid, 'abort');
-  const n = await waitForNode(tmp.db, node.uuid, settledIn('rescue failed'));
+  await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
+  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('rescue failed'));
   assert.equal(n.target_provision_state, 'rescue');
   // The abort event starts a worker, which resets last_error; the abort itself is no error.
   assert.equal(n.last_error, null);
@@ -139,9 +127,9 @@ test('abort in rescue wait drops the password, clears last_error and leaves the 
 
 test('abort in inspect wait needs an inspect interface that can abort', async () => {
   const node = await seeded({ provision_state: 'inspect wait', target_provision_state: 'manageable' });
-  await assert.rejects(svc.api.doProvisioningAction(node.uuid, 'abort'), (err: Error) => err instanceof UnsupportedDriverExtension
+  await assert.rejects(fx.svc.api.doProvisioningAction(node.uuid, 'abort'), (err: Error) => err instanceof UnsupportedDriverExtension
     && err.message === 'Driver fake-hardware does not support abort (disabled or not implemented).');
-  const n = await waitForNode(tmp.db, node.uuid, () => true);
+  const n = await waitForNode(fx.tmp.db, node.uuid, () => true);
   assert.equal(n.provision_state, 'inspect wait');
   assert.equal(n.last_error, null);
 });

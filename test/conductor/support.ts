@@ -3,9 +3,11 @@
  * a Config with fake-hardware enabled and periodic tasks off, and polling helpers.
  */
 import * as fs from 'node:fs';
+import { after, before } from 'node:test';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Config, Overrides } from '../../src/conf/config';
+import { ConductorService, startConductorService } from '../../src/conductor/service';
 import { openDatabase, Database } from '../../src/db/connection';
 import { upgrade } from '../../src/db/sync';
 import type { NodeRecord } from '../../src/db/models';
@@ -94,3 +96,25 @@ export async function waitForNode(db: Database, uuid: string, pred: (n: NodeReco
 }
 
 export const stable = (state: string) => (n: NodeRecord) => n.provision_state === state && n.target_provision_state === null;
+
+/** A conductor on a fresh SQLite database for one test file: started before its tests, stopped after. */
+export interface ConductorFixture {
+  readonly svc: ConductorService;
+  readonly tmp: TempDb;
+}
+
+export function conductorFixture(host: string): ConductorFixture {
+  const state: { svc?: ConductorService; tmp?: TempDb } = {};
+  before(async () => {
+    state.tmp = await sqliteDb();
+    state.svc = await startConductorService({ conf: makeConf(host), db: state.tmp.db });
+  });
+  after(async () => {
+    await state.svc?.stop();
+    await state.tmp?.cleanup();
+  });
+  return {
+    get svc() { return state.svc as ConductorService; },
+    get tmp() { return state.tmp as TempDb; },
+  };
+}
