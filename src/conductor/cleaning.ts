@@ -15,6 +15,7 @@ import {
 } from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
+import { cacheBiosSettings } from './node-cache';
 
 /** utils.skip_automated_cleaning: the node's own flag wins over [conductor]automated_clean. */
 function skipAutomatedCleaning(task: Task): boolean {
@@ -75,6 +76,7 @@ export async function runCleaning(task: Task, cleanSteps: Step[] | null, disable
       cleaning_disable_ramdisk: disableRamdisk };
   }
   await task.saveNode();
+  await cacheBiosSettings(task);
   let prepared: string | null = null;
   try {
     if (!disableRamdisk) prepared = await task.driver.deploy.prepareCleaning(task);

@@ -9,6 +9,7 @@ import { ABORTABLE_STATES, doAbort } from './abort';
 import { runCleaning } from './cleaning';
 import { errorText, provisioningErrorHandler } from './error-handlers';
 import { updateImageType } from './image-type';
+import { cacheBiosSettings, cacheBootMode, cacheVendor } from './node-cache';
 import { continueNodeService } from './servicing';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
@@ -72,6 +73,9 @@ async function runVerify(task: Task): Promise<void> {
     await task.processEvent('fail');
     return;
   }
+  await cacheBiosSettings(task);
+  await cacheVendor(task);
+  await cacheBootMode(task);
   node.power_state = power;
   await task.processEvent('done');
   log.info(`Successfully verified node ${node.uuid}`);

@@ -99,6 +99,8 @@ export interface ManagementInterface extends BaseInterface {
   setBootMode(task: DriverTask, mode: string): Promise<void>;
   getSecureBootState(task: DriverTask): Promise<boolean | null>;
   setSecureBootState(task: DriverTask, enabled: boolean): Promise<void>;
+  /** The hardware vendor (detect_vendor); absent where the interface cannot tell. */
+  detectVendor?(task: DriverTask): Promise<string | null>;
   /** Indicators (LEDs) per component; an interface without them is UnsupportedDriverExtension. */
   getSupportedIndicators?(task: DriverTask, component?: string): Promise<SupportedIndicators>;
   getIndicatorState?(task: DriverTask, component: string, indicator: string): Promise<string>;

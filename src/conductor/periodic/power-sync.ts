@@ -13,6 +13,7 @@ import { nodePowerAction } from '../power';
 import type { RingManager } from '../ring-manager';
 import type { Task } from '../task';
 import { yieldToEventLoop } from './yield';
+import { cacheBootMode, cacheVendor } from '../node-cache';
 
 async function readPower(task: Task): Promise<string | null> {
   const seconds = task.ctx.conf.int('conductor', 'power_state_change_timeout');
@@ -61,8 +62,12 @@ async function syncOne(manager: ConductorManager, task: Task, count: number): Pr
     }
     return count;
   }
+  // The vendor, in case verification could not record it, and the current boot mode (as Ironic's sync does).
+  const upgrade = (): Promise<void> => manager.tasks.upgrade(task, false);
+  await cacheVendor(task, upgrade);
+  await cacheBootMode(task, upgrade);
   if (task.node.power_state === actual) return 0;
-  await manager.tasks.upgrade(task, false);
+  await upgrade();
   const node = task.node;
   if (node.power_state === actual) return 0;
   if (states.SYNC_EXCLUDED_STATES.includes(node.provision_state ?? '') || node.maintenance) return 0;

@@ -119,6 +119,9 @@ export function createRedfishManagement(): ManagementInterface {
         throw new RedfishError({ error: `Setting boot mode to ${mode} failed for node ${task.node.uuid}. Error: ${describeRedfishFailure(err)}` });
       }
     },
+    async detectVendor(task) {
+      return (await connectRedfish(task)).system.manufacturer;
+    },
     async getSecureBootState(task) {
       const { client } = await connectRedfish(task);
       return (await secureBootOf(task, client, 'get_secure_boot_state')).enabled;

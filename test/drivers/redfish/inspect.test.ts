@@ -24,6 +24,7 @@ test('inspection through the conductor fills the essential properties and create
   assert.equal(done.last_error, null);
   assert.deepEqual(done.properties, {
     capabilities: 'foo:bar,boot_mode:uefi', memory_mb: '32768', cpus: 16, cpu_arch: 'x86_64', local_gb: '99',
+    vendor: 'ironic-ts', // recorded when the node was verified (node_cache_vendor)
   });
   const ports = await portsOfNode(lab.tmp.db, node.id);
   assert.deepEqual(ports.map((p) => p.address).sort(), ['52:54:00:aa:bb:01', '52:54:00:aa:bb:02']);
