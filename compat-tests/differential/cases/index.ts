@@ -21,6 +21,7 @@ import { portsDeepGroup } from './ports-deep';
 import { provisioningGroup } from './provisioning';
 import { traitsGroup, vifsGroup } from './traits-vifs';
 import { versions } from './versions';
+import { versionSweepGroup } from './version-sweep';
 import { volumeGroup } from './volume';
 
 // node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
@@ -44,6 +45,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   allocationsGroup,
   deployTemplatesGroup,
   volumeGroup,
+  versionSweepGroup,
   provisioningGroup,
   cleaningGroup,
   agentEventsGroup,
