@@ -162,6 +162,23 @@ test('driver list and show report the enabled hardware types', async () => {
   assert.match(missing.stderr, /Could not find the following driver\(s\) or hardware type\(s\): no-such-driver/);
 });
 
+test('node passthru list and call reach the fake vendor interface', async () => {
+  const methods = await bmJson<Row[]>(['node', 'passthru', 'list', 'cli-node-1']);
+  assert.deepEqual(methods.map((m) => m.Name).sort(), ['fourth_method_shared_lock', 'second_method', 'third_method_sync']);
+  const second = methods.find((m) => m.Name === 'second_method') as Row;
+  assert.equal(second['Supported HTTP methods'], 'POST');
+  assert.equal(second.Async, true);
+  // The client names the method in the path: /v1/nodes/{node}/vendor_passthru/{method}.
+  let res = await bm(['node', 'passthru', 'call', 'cli-node-1', 'second_method', '--arg', 'bar=kazoo']);
+  assert.equal(res.code, 0, res.stderr);
+  res = await bm(['node', 'passthru', 'call', 'cli-node-1', 'first_method', '--arg', 'bar=baz']);
+  assert.notEqual(res.code, 0);
+  assert.match(res.stderr, /No handler for method first_method \(HTTP 400\)/);
+  res = await bm(['node', 'passthru', 'call', 'cli-node-1', 'second_method']);
+  assert.notEqual(res.code, 0);
+  assert.match(res.stderr, /Parameter 'bar' not passed to method 'second_method'\. \(HTTP 400\)/);
+});
+
 test('node delete removes the node and a second delete says it is gone', async () => {
   let res = await bm(['node', 'delete', 'cli-node-2']);
   assert.equal(res.code, 0, res.stderr);

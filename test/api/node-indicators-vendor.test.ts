@@ -69,6 +69,21 @@ describe('node indicators, vendor passthru and RAID validation', () => {
     assert.equal(faultOf(unknown.json), 'No handler for method first_method');
   });
 
+  it('takes the method from the path as python-ironicclient sends it, and refuses naming it twice', async () => {
+    const sync = await s.request('POST', `/v1/nodes/${uuid}/vendor_passthru/third_method_sync`, { version: V, body: { bar: 'meow' } });
+    assert.equal(sync.status, 200);
+    assert.equal(sync.json, true);
+    const twice = await s.request('POST', '/v1/nodes/iv1/vendor_passthru/third_method_sync?method=second_method', { version: V, body: {} });
+    assert.equal(twice.status, 500);
+    assert.equal(faultOf(twice.json), "NodeVendorPassthruController._default() got multiple values for argument 'method'");
+    const deeper = await s.request('POST', '/v1/nodes/iv1/vendor_passthru/a/b', { version: V, body: {} });
+    assert.equal(deeper.status, 500);
+    assert.equal(faultOf(deeper.json), "NodeVendorPassthruController._default() got multiple values for argument 'data'");
+    const driver = await s.request('POST', '/v1/drivers/fake-hardware/vendor_passthru/nope', { version: V, body: {} });
+    assert.equal(driver.status, 400);
+    assert.equal(faultOf(driver.json), 'No handler for method nope');
+  });
+
   it('rejects an invalid target RAID config with 400 and leaves the node unchanged', async () => {
     const before = (await nodesRepo.get(s.db, uuid)).target_raid_config;
     const res = await s.request('PUT', '/v1/nodes/iv1/states/raid', { version: V, body: { logical_disks: [{ raid_level: '42' }] } });

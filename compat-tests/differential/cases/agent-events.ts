@@ -1,6 +1,6 @@
 // The ramdisk-facing and event endpoints (lookup, heartbeat, events) and vendor passthru on fake-hardware.
 import type { CaseGroup } from '../types';
-import { get, MAX, post } from './build';
+import { del, get, MAX, post } from './build';
 
 const bindPort = {
   event: 'network.bind_port', port_id: '11111111-2222-3333-4444-555555555555', mac_address: '52:54:00:aa:bb:cc',
@@ -43,8 +43,18 @@ export const agentEventsGroup: CaseGroup = {
     post('node vendor call missing its argument', '/v1/nodes/{AG}/vendor_passthru?method=first_method', MAX, {}),
     post('node vendor call', '/v1/nodes/{AG}/vendor_passthru?method=first_method', MAX, { bar: 'baz' }),
     get('node vendor call with a method that takes no GET', '/v1/nodes/{AG}/vendor_passthru?method=first_method', MAX),
+    // python-ironicclient names the method in the path.
+    post('node vendor call, method in the path', '/v1/nodes/{AG}/vendor_passthru/first_method', MAX, { bar: 'baz' }),
+    del('node vendor DELETE, method in the path', '/v1/nodes/{AG}/vendor_passthru/first_method', MAX),
+    post('node vendor call, unknown method in the path', '/v1/nodes/{AG}/vendor_passthru/nope', MAX, {}),
+    post('node vendor call, method in path and query', '/v1/nodes/{AG}/vendor_passthru/first_method?method=nope', MAX, {}),
+    post('node vendor call, two path segments', '/v1/nodes/{AG}/vendor_passthru/a/b', MAX, {}),
+    post('node vendor call on an unknown node, method in the path', '/v1/nodes/nope-node/vendor_passthru/first_method', MAX, {}),
     get('driver vendor methods', '/v1/drivers/fake-hardware/vendor_passthru/methods', MAX),
     post('driver vendor call of an unknown method', '/v1/drivers/fake-hardware/vendor_passthru?method=nope', MAX, {}),
     get('driver vendor methods of an unknown driver', '/v1/drivers/nope/vendor_passthru/methods', MAX),
+    post('driver vendor call, method in the path', '/v1/drivers/fake-hardware/vendor_passthru/nope', MAX, {}),
+    post('driver vendor call, method in path and query', '/v1/drivers/fake-hardware/vendor_passthru/a?method=b', MAX, {}),
+    post('driver vendor call, three path segments', '/v1/drivers/fake-hardware/vendor_passthru/a/b/c', MAX, {}),
   ],
 };

@@ -12,6 +12,7 @@ import { baseUrl } from '../links';
 import * as args from '../schemas/args';
 import { readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
+import { passthruMethod } from './passthru-method';
 import { V } from '../versions';
 import { driverDict, sanitizeDriver } from '../views/driver';
 
@@ -112,7 +113,7 @@ async function vendorMethods(ctx: ApiContext): Promise<void> {
 
 async function vendorPassthru(ctx: ApiContext): Promise<void> {
   const q = readQuery(ctx, ['method']);
-  const method = ctx.params.method ?? q.method;
+  const method = passthruMethod('DriverPassthruController', ctx.params.method, q.method);
   if (!method) throw new InvalidParameterValue('Missing mandatory parameter: method');
   await requireKnownDriver(ctx, ctx.params.name);
   throw new InvalidParameterValue(`No handler for method ${method}`);
@@ -125,7 +126,7 @@ export function driversRouter(): Router<ApiState> {
   router.get('/v1/drivers/:name/properties', driverProperties);
   router.get('/v1/drivers/:name/raid/logical_disk_properties', raidDiskProperties);
   router.get('/v1/drivers/:name/vendor_passthru/methods', vendorMethods);
-  for (const path of ['/v1/drivers/:name/vendor_passthru', '/v1/drivers/:name/vendor_passthru/:method']) {
+  for (const path of ['/v1/drivers/:name/vendor_passthru', '/v1/drivers/:name/vendor_passthru/*method']) {
     router.get(path, vendorPassthru);
     router.post(path, vendorPassthru);
     router.put(path, vendorPassthru);

@@ -83,7 +83,10 @@ const ROWS: Row[] = [
   ['GET', `${N}/management/indicators/:indicator`, 'Show an indicator state', 63, 200],
   ['PUT', `${N}/management/indicators/:indicator`, 'Set an indicator state', 63, 204, { type: 'object', properties: { state: { type: 'string' } }, required: ['state'] }],
   ['GET', `${N}/vendor_passthru/methods`, 'List vendor passthru methods', 1, 200],
-  ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m): Row => [m, `${N}/vendor_passthru`, 'Call a vendor passthru method (?method=)', 1, 200]),
+  ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((m): Row[] => [
+    [m, `${N}/vendor_passthru`, 'Call a vendor passthru method (?method=)', 1, 200],
+    [m, `${N}/vendor_passthru/*method`, 'Call a vendor passthru method', 1, 200],
+  ]),
   ['GET', '/v1/chassis/:chassis_uuid/nodes', 'List nodes of a chassis', 1, 200],
   ['GET', '/v1/chassis/:chassis_uuid/nodes/detail', 'List nodes of a chassis with details', 1, 200],
   ['GET', '/v1/chassis/:chassis_uuid/nodes/:node_ident', 'Not allowed: nodes are shown from /v1/nodes', 1, 403],
@@ -145,7 +148,7 @@ const ROWS: Row[] = [
   ['GET', '/v1/shards/:name', 'Not found: shards are only listed', 82, 404],
   ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((m): Row[] => [
     [m, '/v1/drivers/:name/vendor_passthru', 'Call a driver vendor passthru method (?method=)', 1, 200],
-    [m, '/v1/drivers/:name/vendor_passthru/:method', 'Call a driver vendor passthru method', 1, 200],
+    [m, '/v1/drivers/:name/vendor_passthru/*method', 'Call a driver vendor passthru method', 1, 200],
   ]),
 ];
 

@@ -8,6 +8,7 @@ import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
 import { ClientSideError } from '../node-errors';
+import { passthruMethod } from '../passthru-method';
 import { accepted, bodyOrEmpty, conductorTopic, nodeIdentArg, readArgs } from './params';
 
 type Ctx = ApiContext & { params: Record<string, string> };
@@ -33,8 +34,8 @@ async function listMethods(ctx: Ctx): Promise<void> {
 async function callMethod(ctx: Ctx): Promise<void> {
   const ident = ctx.params.node_ident;
   nodeIdentArg(ident);
-  const raw = ctx.query.method;
-  const method = args.string('method', Array.isArray(raw) ? raw[raw.length - 1] : raw);
+  const named = passthruMethod('NodeVendorPassthruController', ctx.params.method, ctx.query.method);
+  const method = args.string('method', named ?? undefined);
   if (method === null) throw new ClientSideError('Missing mandatory parameter: method');
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
@@ -50,10 +51,12 @@ async function callMethod(ctx: Ctx): Promise<void> {
 
 export function addVendorRoutes(router: Router<ApiState>): void {
   router.get('/v1/nodes/:node_ident/vendor_passthru/methods', listMethods);
-  const path = '/v1/nodes/:node_ident/vendor_passthru';
-  router.get(path, callMethod);
-  router.post(path, callMethod);
-  router.put(path, callMethod);
-  router.patch(path, callMethod);
-  router.delete(path, callMethod);
+  // python-ironicclient names the method in the path; the query form is the API reference's.
+  for (const path of ['/v1/nodes/:node_ident/vendor_passthru', '/v1/nodes/:node_ident/vendor_passthru/*method']) {
+    router.get(path, callMethod);
+    router.post(path, callMethod);
+    router.put(path, callMethod);
+    router.patch(path, callMethod);
+    router.delete(path, callMethod);
+  }
 }

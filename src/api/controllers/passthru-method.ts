@@ -1,0 +1,24 @@
+/**
+ * The method a vendor passthru call names. Pecan hands NodeVendorPassthruController._default and
+ * DriverPassthruController._default the path below /vendor_passthru as positional arguments, so
+ * the method comes from `/vendor_passthru/{method}` (what python-ironicclient sends) or from
+ * `?method=`. Naming it twice, or adding path segments, fails in the call itself with Python's
+ * TypeError, a 500 before anything is looked up.
+ */
+import { IronicError } from '../../common/errors';
+
+/** Python's TypeError, as pecan lets it through (a 500 with the interpreter's text). */
+const ServerFault = IronicError;
+
+/**
+ * `remainder` is the path after `/vendor_passthru/` ('' or undefined when none), `query` the
+ * `method` query argument; null when neither names one.
+ */
+export function passthruMethod(controller: string, remainder: string | undefined, query: unknown): string | null {
+  const fromQuery = Array.isArray(query) ? query[query.length - 1] as unknown : query;
+  if (remainder === undefined || remainder === '') return typeof fromQuery === 'string' ? fromQuery : null;
+  const call = `${controller}._default()`;
+  if (remainder.includes('/')) throw new ServerFault(`${call} got multiple values for argument 'data'`);
+  if (fromQuery !== undefined) throw new ServerFault(`${call} got multiple values for argument 'method'`);
+  return remainder;
+}
