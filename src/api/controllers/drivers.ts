@@ -12,7 +12,7 @@ import { baseUrl } from '../links';
 import * as args from '../schemas/args';
 import { readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
-import { passthruMethod } from './passthru-method';
+import { addPassthruCallRoutes, passthruMethod } from './passthru-method';
 import { V } from '../versions';
 import { driverDict, sanitizeDriver } from '../views/driver';
 
@@ -126,12 +126,6 @@ export function driversRouter(): Router<ApiState> {
   router.get('/v1/drivers/:name/properties', driverProperties);
   router.get('/v1/drivers/:name/raid/logical_disk_properties', raidDiskProperties);
   router.get('/v1/drivers/:name/vendor_passthru/methods', vendorMethods);
-  for (const path of ['/v1/drivers/:name/vendor_passthru', '/v1/drivers/:name/vendor_passthru/*method']) {
-    router.get(path, vendorPassthru);
-    router.post(path, vendorPassthru);
-    router.put(path, vendorPassthru);
-    router.patch(path, vendorPassthru);
-    router.delete(path, vendorPassthru);
-  }
+  addPassthruCallRoutes(router, '/v1/drivers/:name/vendor_passthru', vendorPassthru);
   return router;
 }

@@ -5,7 +5,9 @@
  * `?method=`. Naming it twice, or adding path segments, fails in the call itself with Python's
  * TypeError, a 500 before anything is looked up.
  */
+import type Router from '@koa/router';
 import { IronicError } from '../../common/errors';
+import type { ApiContext, ApiState } from '../state';
 
 /** Python's TypeError, as pecan lets it through (a 500 with the interpreter's text). */
 const ServerFault = IronicError;
@@ -21,4 +23,19 @@ export function passthruMethod(controller: string, remainder: string | undefined
   if (remainder.includes('/')) throw new ServerFault(`${call} got multiple values for argument 'data'`);
   if (fromQuery !== undefined) throw new ServerFault(`${call} got multiple values for argument 'method'`);
   return remainder;
+}
+
+/**
+ * Routes every HTTP method a vendor method may declare to `handler`, at `base` (`?method=`) and
+ * below it (`base/{method}`, what python-ironicclient sends).
+ */
+export function addPassthruCallRoutes(router: Router<ApiState>, base: string,
+  handler: (ctx: ApiContext & { params: Record<string, string> }) => Promise<void>): void {
+  for (const path of [base, `${base}/*method`]) {
+    router.get(path, handler);
+    router.post(path, handler);
+    router.put(path, handler);
+    router.patch(path, handler);
+    router.delete(path, handler);
+  }
 }

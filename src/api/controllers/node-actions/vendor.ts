@@ -8,7 +8,7 @@ import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
 import { ClientSideError } from '../node-errors';
-import { passthruMethod } from '../passthru-method';
+import { addPassthruCallRoutes, passthruMethod } from '../passthru-method';
 import { accepted, bodyOrEmpty, conductorTopic, nodeIdentArg, readArgs } from './params';
 
 type Ctx = ApiContext & { params: Record<string, string> };
@@ -51,12 +51,5 @@ async function callMethod(ctx: Ctx): Promise<void> {
 
 export function addVendorRoutes(router: Router<ApiState>): void {
   router.get('/v1/nodes/:node_ident/vendor_passthru/methods', listMethods);
-  // python-ironicclient names the method in the path; the query form is the API reference's.
-  for (const path of ['/v1/nodes/:node_ident/vendor_passthru', '/v1/nodes/:node_ident/vendor_passthru/*method']) {
-    router.get(path, callMethod);
-    router.post(path, callMethod);
-    router.put(path, callMethod);
-    router.patch(path, callMethod);
-    router.delete(path, callMethod);
-  }
+  addPassthruCallRoutes(router, '/v1/nodes/:node_ident/vendor_passthru', callMethod);
 }
