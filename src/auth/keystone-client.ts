@@ -4,6 +4,7 @@
  * GET /v3/auth/tokens (X-Subject-Token), valid answers cached for token_cache_time seconds.
  */
 import type { Config } from '../conf/config';
+import { OPTIONS } from '../conf/registry';
 import type { Identity } from './identity';
 
 /** Keystone could not be reached or answered with a server error (keystonemiddleware: 503). */
@@ -19,13 +20,19 @@ export interface KeystoneSettings {
   project: { id?: string; name?: string; domain: { id?: string; name?: string } } | null;
   systemScope: string | null;
   cacheSeconds: number;
+  /** The config group the credentials come from, for messages. */
+  group: string;
 }
 
-export function keystoneSettings(conf: Config): KeystoneSettings {
-  const g = 'keystone_authtoken';
-  const opt = (name: string): string | null => conf.optStr(g, name);
+/**
+ * The password-plugin settings of `group`: [keystone_authtoken] for validating API tokens, or a
+ * client group such as [json_rpc] whose credentials get a token for outgoing calls.
+ */
+export function keystoneSettings(conf: Config, group = 'keystone_authtoken'): KeystoneSettings {
+  const g = group;
+  const opt = (name: string): string | null => (OPTIONS[g]?.[name] ? conf.optStr(g, name) : null);
   const authUrl = opt('auth_url') ?? opt('www_authenticate_uri') ?? opt('auth_uri');
-  if (!authUrl) throw new Error('[keystone_authtoken]auth_url is required when auth_strategy = keystone');
+  if (!authUrl) throw new Error(`[${g}]auth_url is required for Keystone authentication`);
   const domain = (prefix: string): { id?: string; name?: string } => {
     const id = opt(`${prefix}_domain_id`) ?? opt('default_domain_id');
     const name = opt(`${prefix}_domain_name`) ?? opt('default_domain_name');
@@ -44,7 +51,8 @@ export function keystoneSettings(conf: Config): KeystoneSettings {
       ? { ...(projectId ? { id: projectId } : { name: projectName ?? '' }), domain: domain('project') }
       : null,
     systemScope: opt('system_scope'),
-    cacheSeconds: conf.int(g, 'token_cache_time'),
+    cacheSeconds: OPTIONS[g]?.token_cache_time ? conf.int(g, 'token_cache_time') : 300,
+    group: g,
   };
 }
 
@@ -84,7 +92,7 @@ function identityFrom(body: TokenBody): Identity {
 }
 
 export class KeystoneTokenClient {
-  private serviceToken: { id: string; expiresAt: number } | null = null;
+  private cachedServiceToken: { id: string; expiresAt: number } | null = null;
   private readonly cache = new Map<string, { identity: Identity; until: number }>();
 
   constructor(readonly settings: KeystoneSettings) {}
@@ -109,7 +117,7 @@ export class KeystoneTokenClient {
   }
 
   private async fetchIdentity(token: string, retryOnServiceFailure: boolean): Promise<Identity | null> {
-    const service = await this.getServiceToken();
+    const service = await this.serviceToken();
     const res = await this.request(`${v3Base(this.settings.authUrl)}/auth/tokens`, {
       method: 'GET',
       headers: { 'X-Auth-Token': service, 'X-Subject-Token': token, Accept: 'application/json' },
@@ -117,15 +125,17 @@ export class KeystoneTokenClient {
     if (res.status === 200) return identityFrom(await res.json() as TokenBody);
     if (res.status === 401 && retryOnServiceFailure) {
       // Our own service token was revoked or expired: get a new one once.
-      this.serviceToken = null;
+      this.cachedServiceToken = null;
       return this.fetchIdentity(token, false);
     }
     if (res.status === 404 || res.status === 401 || res.status === 403) return null;
     throw new KeystoneUnavailable(`Keystone answered ${res.status} validating a token`);
   }
 
-  private async getServiceToken(): Promise<string> {
-    if (this.serviceToken && this.serviceToken.expiresAt - 60000 > Date.now()) return this.serviceToken.id;
+  /** A token for the configured credentials, reused until a minute before it expires. */
+  async serviceToken(): Promise<string> {
+    const cached = this.cachedServiceToken;
+    if (cached && cached.expiresAt - 60000 > Date.now()) return cached.id;
     const s = this.settings;
     const user = s.userId ? { id: s.userId, password: s.password } : { name: s.username ?? '', domain: s.userDomain, password: s.password };
     const scope = s.systemScope ? { system: { [s.systemScope]: true } } : s.project ? { project: s.project } : undefined;
@@ -137,10 +147,10 @@ export class KeystoneTokenClient {
     });
     const id = res.headers.get('x-subject-token');
     if (res.status !== 201 || !id) {
-      throw new KeystoneUnavailable(`Keystone refused the service credentials of [keystone_authtoken] (${res.status})`);
+      throw new KeystoneUnavailable(`Keystone refused the service credentials of [${s.group}] (${res.status})`);
     }
     const expires = (await res.json() as TokenBody).token?.expires_at;
-    this.serviceToken = { id, expiresAt: expires ? Date.parse(expires) : Date.now() + 3600000 };
+    this.cachedServiceToken = { id, expiresAt: expires ? Date.parse(expires) : Date.now() + 3600000 };
     return id;
   }
 

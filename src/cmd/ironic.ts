@@ -4,16 +4,19 @@ import { prepareSchema } from './schema';
 import { startApiServer } from '../api/server';
 import { maxMinorFor } from '../api/versions';
 import { startConductorService } from '../conductor/service';
-import { createConductorClient } from '../rpc';
+import { createConductorClient, serveConductorRpc } from '../rpc';
 
 async function main(): Promise<void> {
   const { conf, embedded } = bootstrap(process.argv.slice(2));
   const db = await openConfiguredDatabase(conf);
   await prepareSchema(db, embedded);
   const service = await startConductorService({ conf, db });
+  // As Ironic's single process: with oslo or json-rpc the conductor also serves its RPC topic, so
+  // other API processes (and, over oslo, this one) reach it; with none it is only called in-process.
+  const rpc = await serveConductorRpc(conf, service.api);
   const conductor = await createConductorClient({ conf, db, local: service.api });
   const api = await startApiServer({ conf, db, conductor, maxMinor: maxMinorFor(conf.optStr('DEFAULT', 'pin_release_version')) });
-  onShutdown([api.close, () => conductor.close(), service.stop, db.close]);
+  onShutdown([api.close, () => conductor.close(), () => rpc.close(), service.stop, db.close]);
 }
 
 main().catch(crash);

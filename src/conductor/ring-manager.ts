@@ -64,6 +64,16 @@ export class RingManager {
     return hosts;
   }
 
+  /** Any live conductor, for calls no node routes (ConductorAPI.get_random_topic). */
+  async anyHost(): Promise<string> {
+    for (const attempt of [0, 1]) {
+      if (attempt) this.reset();
+      const hosts = [...new Set([...(await this.load()).values()].flatMap((ring) => ring.hosts))];
+      if (hosts.length > 0) return hosts[Math.floor(Math.random() * hosts.length)];
+    }
+    throw new TemporaryFailure();
+  }
+
   async topicFor(node: { uuid: string; driver: string | null; conductor_group: string }): Promise<string> {
     return `${MANAGER_TOPIC}.${await this.hostFor(node)}`;
   }

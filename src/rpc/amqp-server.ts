@@ -8,7 +8,7 @@ import type { Config } from '../conf/config';
 import { log } from '../common/log';
 import { MANAGER_TOPIC } from '../conductor/ring-manager';
 import type { ConductorApi } from './conductor-api';
-import { METHOD_NAMES, MethodName } from './methods';
+import { dispatch } from './dispatch';
 import { amqpUrl, ReconnectingAmqp } from './amqp-connection';
 import { decode, encode, RpcReply, RpcRequest, toFailure } from './wire';
 
@@ -20,19 +20,7 @@ export function exchangeName(conf: Config): string {
   return conf.str('DEFAULT', 'control_exchange') || 'ironic';
 }
 
-async function dispatch(local: ConductorApi, req: RpcRequest): Promise<RpcReply> {
-  if (!METHOD_NAMES.includes(req.method as MethodName)) {
-    return { failure: { kind: 'IronicException', code: 500, message: `Unknown RPC method ${req.method}` } };
-  }
-  const fn = local[req.method as MethodName] as (...args: unknown[]) => Promise<unknown>;
-  try {
-    return { result: (await fn.apply(local, req.args)) ?? null };
-  } catch (err) {
-    return { failure: toFailure(err) };
-  }
-}
-
-export async function serveConductorRpc(conf: Config, local: ConductorApi): Promise<RpcServer> {
+export async function serveAmqpRpc(conf: Config, local: ConductorApi): Promise<RpcServer> {
   const host = conf.str('DEFAULT', 'host');
   const exchange = exchangeName(conf);
   const conn = new ReconnectingAmqp(amqpUrl(conf.str('DEFAULT', 'transport_url')), `ironic-ts conductor ${host}`);

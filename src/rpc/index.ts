@@ -1,7 +1,7 @@
 /**
  * createConductorClient: the ConductorApi the API layer uses. `rpc_transport = none` calls the
- * in-process conductor; `oslo` routes each call over RabbitMQ to the conductor that owns the
- * node on the hash ring.
+ * in-process conductor; `oslo` routes each call over RabbitMQ and `json-rpc` over HTTP to the
+ * conductor that owns the node on the hash ring. serveConductorRpc is the conductor's side.
  */
 import type { Config } from '../conf/config';
 import type { Database } from '../db/connection';
@@ -11,9 +11,10 @@ import { findPort, findPortgroup } from '../db/repositories/conductor-port-queri
 import { MANAGER_TOPIC, RingManager } from '../conductor/ring-manager';
 import type { ConductorApi } from './conductor-api';
 import { AmqpCaller } from './amqp-client';
+import { serveAmqpRpc } from './amqp-server';
+import { JsonRpcCaller } from './json-rpc-client';
+import { serveJsonRpc } from './json-rpc-server';
 import { METHOD_NAMES, METHOD_ROUTES, MethodName } from './methods';
-
-export { serveConductorRpc } from './amqp-server';
 export type { ConductorApi } from './conductor-api';
 
 export type ConductorClient = ConductorApi & { close(): Promise<void> };
@@ -51,30 +52,61 @@ function localClient(local: ConductorApi): ConductorClient {
   return client;
 }
 
-function amqpClient(conf: Config, db: Database): ConductorClient {
+/** Sends a routed call: to the node's conductor, or (node null) to any conductor. */
+type Send = (rings: RingManager, node: RouteNode | null, method: MethodName, args: unknown[]) => Promise<unknown>;
+
+function routedClient(conf: Config, db: Database, send: Send, close: () => Promise<void>): ConductorClient {
   const rings = new RingManager(conf, db);
-  const caller = new AmqpCaller(conf);
   const client: Record<string, unknown> = {
     topicFor: (node: RouteNode) => rings.topicFor(node),
     conductorHostsFor: (nodes: RouteNode[]) => rings.hostsFor(nodes),
-    close: () => caller.close(),
+    close,
   };
   for (const method of METHOD_NAMES) {
     client[method] = async (...args: unknown[]) => {
       const node = await routingNode(db, method, args);
-      const topic = node && node.uuid ? await rings.topicFor(node) : MANAGER_TOPIC;
-      return caller.call(topic, method, args);
+      return send(rings, node && node.uuid ? node : null, method, args);
     };
   }
   return client as unknown as ConductorClient;
 }
 
+function amqpClient(conf: Config, db: Database): ConductorClient {
+  const caller = new AmqpCaller(conf);
+  return routedClient(conf, db, async (rings, node, method, args) =>
+    caller.call(node ? await rings.topicFor(node) : MANAGER_TOPIC, method, args), () => caller.close());
+}
+
+/** Calls for this process's own conductor skip HTTP when it runs in-process (the `ironic` command). */
+function jsonRpcClient(conf: Config, db: Database, local: ConductorApi | undefined): ConductorClient {
+  const caller = new JsonRpcCaller(conf);
+  const ownHost = conf.str('DEFAULT', 'host');
+  return routedClient(conf, db, async (rings, node, method, args) => {
+    const host = node ? await rings.hostFor(node) : await rings.anyHost();
+    if (local && host === ownHost) return (local[method] as (...a: unknown[]) => Promise<unknown>).apply(local, args);
+    return caller.call(host, method, args);
+  }, () => caller.close());
+}
+
 export async function createConductorClient(opts: { conf: Config; db: Database; local?: ConductorApi }): Promise<ConductorClient> {
   const transport = opts.conf.str('DEFAULT', 'rpc_transport');
   if (transport === 'oslo') return amqpClient(opts.conf, opts.db);
+  if (transport === 'json-rpc') return jsonRpcClient(opts.conf, opts.db, opts.local);
   if (transport === 'none') {
     if (!opts.local) throw new Error('rpc_transport = none needs an in-process conductor');
     return localClient(opts.local);
   }
-  throw new Error(`rpc_transport = ${transport} is not supported by ironic-ts (use oslo or none)`);
+  throw new Error(`rpc_transport = ${transport} is not supported by ironic-ts`);
+}
+
+export interface RpcServer {
+  close(): Promise<void>;
+}
+
+/** The conductor's RPC server for [DEFAULT]rpc_transport; none serves nothing (single process). */
+export async function serveConductorRpc(conf: Config, local: ConductorApi): Promise<RpcServer> {
+  const transport = conf.str('DEFAULT', 'rpc_transport');
+  if (transport === 'oslo') return serveAmqpRpc(conf, local);
+  if (transport === 'json-rpc') return serveJsonRpc(conf, local);
+  return { close: async () => undefined };
 }

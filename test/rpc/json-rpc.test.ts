@@ -1,0 +1,170 @@
+/**
+ * rpc_transport = json-rpc: two conductors (hosts 127.0.0.2 and 127.0.0.3, each serving JSON-RPC on
+ * the same [json_rpc]port of its own address, as Ironic addresses conductors by host name) behind
+ * one API-side client; routing by the hash ring, typed errors, the protocol's edges and
+ * http_basic authentication.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { startConductorService, ConductorService } from '../../src/conductor/service';
+import { createConductorClient, serveConductorRpc, ConductorClient, RpcServer } from '../../src/rpc';
+import type { ConductorApi } from '../../src/rpc/conductor-api';
+import { RingManager } from '../../src/conductor/ring-manager';
+import { InvalidStateRequested, IronicError, NodeTraitNotFound } from '../../src/common/errors';
+import { bcryptHash } from '../../src/auth/bcrypt';
+import type { Overrides } from '../../src/conf/config';
+import { makeConf, sqliteDb, stable, TempDb, waitForNode } from '../conductor/support';
+
+const HOSTS = ['127.0.0.2', '127.0.0.3'];
+let port = 0;
+let tmp: TempDb;
+const services: ConductorService[] = [];
+const servers: RpcServer[] = [];
+let client: ConductorClient;
+const calls = new Map<string, string[]>();
+
+/** A port free on both conductor addresses. */
+async function freePortOn(hosts: string[]): Promise<number> {
+  for (;;) {
+    const candidate = await new Promise<number>((resolve, reject) => {
+      const s = net.createServer().once('error', reject).listen(0, hosts[0], () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const free = await Promise.all(hosts.map((h) => new Promise<boolean>((resolve) => {
+      const s = net.createServer().once('error', () => resolve(false)).listen(candidate, h, () => s.close(() => resolve(true)));
+    })));
+    if (free.every(Boolean)) return candidate;
+  }
+}
+
+function rpcConf(host: string, extra: Overrides = {}) {
+  return makeConf(host, {
+    DEFAULT: { rpc_transport: 'json-rpc', auth_strategy: 'noauth', ...(extra.DEFAULT ?? {}) },
+    json_rpc: { host_ip: host, port, timeout: 30, ...(extra.json_rpc ?? {}) },
+  });
+}
+
+function recording(host: string, api: ConductorApi): ConductorApi {
+  return new Proxy(api, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const first = args[0] && typeof args[0] === 'object' ? (args[0] as { uuid?: string }).uuid : args[0];
+        calls.set(host, [...(calls.get(host) ?? []), `${String(prop)}:${String(first)}`]);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+async function post(host: string, body: string | undefined, method = 'POST', headers: Record<string, string> = {}):
+  Promise<{ status: number; json: unknown }> {
+  const res = await fetch(`http://${host}:${port}`, { method, body, headers: { 'Content-Type': 'application/json', ...headers } });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) as unknown : null };
+}
+
+before(async () => {
+  port = await freePortOn([...HOSTS, '127.0.0.4']);
+  tmp = await sqliteDb();
+  for (const host of HOSTS) {
+    const svc = await startConductorService({ conf: rpcConf(host), db: tmp.db });
+    services.push(svc);
+    servers.push(await serveConductorRpc(rpcConf(host), recording(host, svc.api)));
+  }
+  client = await createConductorClient({ conf: rpcConf('api-host'), db: tmp.db });
+});
+
+after(async () => {
+  await client?.close();
+  for (const s of servers) await s.close();
+  for (const s of services) await s.stop();
+  await tmp?.cleanup();
+});
+
+test('calls reach the conductor owning the node on the hash ring, at http://<host>:[json_rpc]port', async () => {
+  const rings = new RingManager(rpcConf('observer'), tmp.db);
+  const uuids = Array.from({ length: 12 }, () => randomUUID());
+  for (const uuid of uuids) await client.createNode({ uuid, name: `j-${uuid.slice(0, 8)}`, driver: 'fake-hardware' });
+  for (const uuid of uuids) await client.doProvisioningAction(uuid, 'manage');
+  const owners = new Set<string>();
+  for (const uuid of uuids) {
+    const owner = await rings.hostFor({ uuid, driver: 'fake-hardware', conductor_group: '' });
+    owners.add(owner);
+    assert.ok(calls.get(owner)?.includes(`createNode:${uuid}`), `${uuid} created by ${owner}`);
+    assert.ok(calls.get(owner)?.includes(`doProvisioningAction:${uuid}`), `${uuid} managed by ${owner}`);
+    const node = await waitForNode(tmp.db, uuid, stable('manageable'));
+    assert.equal(node.provision_state, 'manageable');
+  }
+  assert.deepEqual([...owners].sort(), HOSTS);
+  // A call no node routes goes to some live conductor.
+  const props = await client.getDriverProperties('fake-hardware');
+  assert.equal(typeof props, 'object');
+});
+
+test('Ironic errors come back as the same typed classes with their codes', async () => {
+  const uuid = randomUUID();
+  await client.createNode({ uuid, name: `e-${uuid.slice(0, 8)}`, driver: 'fake-hardware' });
+  await assert.rejects(client.doProvisioningAction(uuid, 'provide'), (err: unknown) => {
+    assert.ok(err instanceof InvalidStateRequested, String(err));
+    assert.equal((err as IronicError).code, 400);
+    assert.match((err as Error).message, /can not be performed on node/);
+    return true;
+  });
+  await assert.rejects(client.removeNodeTraits(uuid, ['CUSTOM_MISSING']), NodeTraitNotFound);
+});
+
+test('the server speaks JSON-RPC 2.0: POST only, parse and request errors, unknown methods, notifications', async () => {
+  const host = HOSTS[0];
+  let res = await post(host, undefined, 'GET');
+  assert.equal(res.status, 405);
+  assert.deepEqual(res.json, { error: { code: 405, message: 'Only POST method can be used' } });
+  res = await post(host, '{not json');
+  assert.deepEqual(res.json, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Request parse error' } });
+  res = await post(host, JSON.stringify({ jsonrpc: '1.0', method: 'getDriverProperties', id: 1 }));
+  assert.deepEqual(res.json, { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Invalid request' } });
+  res = await post(host, JSON.stringify({ jsonrpc: '2.0', method: 'getDriverProperties', params: ['x'], id: 2 }));
+  assert.deepEqual(res.json, { jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'Invalid request' } });
+  res = await post(host, JSON.stringify({ jsonrpc: '2.0', method: 'frobnicate', params: {}, id: 3 }));
+  assert.deepEqual(res.json, { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method frobnicate was not found' } });
+  res = await post(host, JSON.stringify({ jsonrpc: '2.0', method: 'doProvisioningAction', params: { args: [randomUUID(), 'manage'] }, id: 4 }));
+  const error = (res.json as { error: { code: number; data: { class: string } } }).error;
+  assert.equal(error.code, 404);
+  assert.equal(error.data.class, 'ironic.common.exception.NodeNotFound');
+  res = await post(host, JSON.stringify({ jsonrpc: '2.0', method: 'getDriverProperties', params: { args: ['fake-hardware'] } }));
+  assert.equal(res.status, 204);
+  assert.equal(res.json, null);
+});
+
+test('http_basic: the server checks [json_rpc]http_basic_auth_user_file, the client sends [json_rpc] credentials', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'json-rpc-basic-'));
+  const file = path.join(dir, 'htpasswd');
+  fs.writeFileSync(file, `rpcuser:${bcryptHash(Buffer.from('rpcpass'), 4, randomBytes(16))}\n`);
+  const host = '127.0.0.4';
+  const serverConf = rpcConf(host, { json_rpc: { auth_strategy: 'http_basic', http_basic_auth_user_file: file } });
+  const svc = await startConductorService({ conf: serverConf, db: tmp.db });
+  const server = await serveConductorRpc(serverConf, svc.api);
+  const { JsonRpcCaller } = await import('../../src/rpc/json-rpc-client');
+  try {
+    const anonymous = await post(host, JSON.stringify({ jsonrpc: '2.0', method: 'getDriverProperties', params: { args: ['fake-hardware'] }, id: 1 }));
+    assert.equal(anonymous.status, 401);
+    assert.deepEqual(anonymous.json, { error: { code: 401, message: 'Authorization required' } });
+    const wrong = new JsonRpcCaller(rpcConf('api', { json_rpc: { auth_type: 'http_basic', username: 'rpcuser', password: 'nope' } }));
+    await assert.rejects(wrong.call(host, 'getDriverProperties', ['fake-hardware']), /HTTP 401/);
+    const right = new JsonRpcCaller(rpcConf('api', { json_rpc: { auth_type: 'http_basic', username: 'rpcuser', password: 'rpcpass' } }));
+    const props = await right.call(host, 'getDriverProperties', ['fake-hardware']);
+    assert.equal(typeof props, 'object');
+  } finally {
+    await server.close();
+    await svc.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
