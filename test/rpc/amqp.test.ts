@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startConductorService, ConductorService } from '../../src/conductor/service';
 import { createConductorClient, serveConductorRpc, ConductorClient } from '../../src/rpc';
-import type { ConductorApi } from '../../src/rpc/conductor-api';
 import { RingManager } from '../../src/conductor/ring-manager';
 import { InvalidStateRequested, NodeTraitNotFound } from '../../src/common/errors';
-import { makeConf, sqliteDb, stable, TempDb, waitForNode } from '../conductor/support';
+import { makeConf, sqliteDb, TempDb, waitForNode } from '../conductor/support';
 import { brokerAvailable, createVhost, dropConnections } from './broker';
+import { CallLog, checkRingRouting, recording } from './support';
 
 const available = brokerAvailable();
 let tmp: TempDb;
@@ -15,26 +15,12 @@ let vhost: ReturnType<typeof createVhost>;
 const services: ConductorService[] = [];
 const servers: Array<{ close(): Promise<void> }> = [];
 let client: ConductorClient;
-const calls = new Map<string, string[]>();
+const calls: CallLog = new Map();
 const suffix = randomUUID().slice(0, 8);
 const HOSTS = [`rpc-a-${suffix}`, `rpc-b-${suffix}`];
 
 function rpcConf(host: string) {
   return makeConf(host, { DEFAULT: { rpc_transport: 'oslo', transport_url: vhost.url, rpc_response_timeout: 30 } });
-}
-
-/** Records which conductor served which node call. */
-function recording(host: string, api: ConductorApi): ConductorApi {
-  return new Proxy(api, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.set(host, [...(calls.get(host) ?? []), `${String(prop)}:${String(args[0] && typeof args[0] === 'object' ? (args[0] as { uuid?: string }).uuid : args[0])}`]);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
 }
 
 before(async () => {
@@ -44,7 +30,7 @@ before(async () => {
   for (const host of HOSTS) {
     const svc = await startConductorService({ conf: rpcConf(host), db: tmp.db });
     services.push(svc);
-    servers.push(await serveConductorRpc(rpcConf(host), recording(host, svc.api)));
+    servers.push(await serveConductorRpc(rpcConf(host), recording(calls, host, svc.api)));
   }
   client = await createConductorClient({ conf: rpcConf(`api-${suffix}`), db: tmp.db });
 });
@@ -60,17 +46,7 @@ after(async () => {
 
 test('calls are routed to the conductor owning the node on the hash ring', { skip: !available }, async () => {
   const rings = new RingManager(rpcConf('observer'), tmp.db);
-  const uuids = Array.from({ length: 12 }, () => randomUUID());
-  for (const uuid of uuids) await client.createNode({ uuid, name: `n-${uuid.slice(0, 8)}`, driver: 'fake-hardware' });
-  for (const uuid of uuids) await client.doProvisioningAction(uuid, 'manage');
-  const owners = new Set<string>();
-  for (const uuid of uuids) {
-    const owner = await rings.hostFor({ uuid, driver: 'fake-hardware', conductor_group: '' });
-    owners.add(owner);
-    assert.ok(calls.get(owner)?.includes(`doProvisioningAction:${uuid}`), `${uuid} served by ${owner}`);
-    assert.ok(calls.get(owner)?.includes(`createNode:${uuid}`));
-    await waitForNode(tmp.db, uuid, stable('manageable'));
-  }
+  const { uuids, owners } = await checkRingRouting(client, rings, tmp.db, calls);
   assert.equal(owners.size, 2, 'both conductors own some nodes');
   assert.equal(await client.topicFor({ uuid: uuids[0], driver: 'fake-hardware', conductor_group: '' }),
     `ironic.conductor_manager.${await rings.hostFor({ uuid: uuids[0], driver: 'fake-hardware', conductor_group: '' })}`);

@@ -13,12 +13,12 @@ import * as path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startConductorService, ConductorService } from '../../src/conductor/service';
 import { createConductorClient, serveConductorRpc, ConductorClient, RpcServer } from '../../src/rpc';
-import type { ConductorApi } from '../../src/rpc/conductor-api';
 import { RingManager } from '../../src/conductor/ring-manager';
 import { InvalidStateRequested, IronicError, NodeTraitNotFound } from '../../src/common/errors';
 import { bcryptHash } from '../../src/auth/bcrypt';
 import type { Overrides } from '../../src/conf/config';
-import { makeConf, sqliteDb, stable, TempDb, waitForNode } from '../conductor/support';
+import { makeConf, sqliteDb, TempDb } from '../conductor/support';
+import { CallLog, checkRingRouting, recording } from './support';
 
 const HOSTS = ['127.0.0.2', '127.0.0.3'];
 let port = 0;
@@ -26,7 +26,7 @@ let tmp: TempDb;
 const services: ConductorService[] = [];
 const servers: RpcServer[] = [];
 let client: ConductorClient;
-const calls = new Map<string, string[]>();
+const calls: CallLog = new Map();
 
 /** A port free on both conductor addresses. */
 async function freePortOn(hosts: string[]): Promise<number> {
@@ -51,20 +51,6 @@ function rpcConf(host: string, extra: Overrides = {}) {
   });
 }
 
-function recording(host: string, api: ConductorApi): ConductorApi {
-  return new Proxy(api, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        const first = args[0] && typeof args[0] === 'object' ? (args[0] as { uuid?: string }).uuid : args[0];
-        calls.set(host, [...(calls.get(host) ?? []), `${String(prop)}:${String(first)}`]);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-}
-
 async function post(host: string, body: string | undefined, method = 'POST', headers: Record<string, string> = {}):
   Promise<{ status: number; json: unknown }> {
   const res = await fetch(`http://${host}:${port}`, { method, body, headers: { 'Content-Type': 'application/json', ...headers } });
@@ -78,7 +64,7 @@ before(async () => {
   for (const host of HOSTS) {
     const svc = await startConductorService({ conf: rpcConf(host), db: tmp.db });
     services.push(svc);
-    servers.push(await serveConductorRpc(rpcConf(host), recording(host, svc.api)));
+    servers.push(await serveConductorRpc(rpcConf(host), recording(calls, host, svc.api)));
   }
   client = await createConductorClient({ conf: rpcConf('api-host'), db: tmp.db });
 });
@@ -92,18 +78,7 @@ after(async () => {
 
 test('calls reach the conductor owning the node on the hash ring, at http://<host>:[json_rpc]port', async () => {
   const rings = new RingManager(rpcConf('observer'), tmp.db);
-  const uuids = Array.from({ length: 12 }, () => randomUUID());
-  for (const uuid of uuids) await client.createNode({ uuid, name: `j-${uuid.slice(0, 8)}`, driver: 'fake-hardware' });
-  for (const uuid of uuids) await client.doProvisioningAction(uuid, 'manage');
-  const owners = new Set<string>();
-  for (const uuid of uuids) {
-    const owner = await rings.hostFor({ uuid, driver: 'fake-hardware', conductor_group: '' });
-    owners.add(owner);
-    assert.ok(calls.get(owner)?.includes(`createNode:${uuid}`), `${uuid} created by ${owner}`);
-    assert.ok(calls.get(owner)?.includes(`doProvisioningAction:${uuid}`), `${uuid} managed by ${owner}`);
-    const node = await waitForNode(tmp.db, uuid, stable('manageable'));
-    assert.equal(node.provision_state, 'manageable');
-  }
+  const { owners } = await checkRingRouting(client, rings, tmp.db, calls);
   assert.deepEqual([...owners].sort(), HOSTS);
   // A call no node routes goes to some live conductor.
   const props = await client.getDriverProperties('fake-hardware');
