@@ -1,6 +1,6 @@
-/** Serves the API app over HTTP on [api]host_ip:[api]port. */
-import * as http from 'node:http';
+/** Serves the API app on [api]host_ip:[api]port, over HTTPS when [api]enable_ssl_api is set. */
 import type { AddressInfo } from 'node:net';
+import { createListener } from '../common/ssl-server';
 import { createApiApp } from './app';
 import type { ApiDeps } from './deps';
 import { log } from '../common/log';
@@ -12,7 +12,8 @@ export interface ApiServer {
 
 export async function startApiServer(deps: ApiDeps): Promise<ApiServer> {
   const app = createApiApp(deps);
-  const server = http.createServer(app.callback());
+  const ssl = deps.conf.bool('api', 'enable_ssl_api');
+  const server = createListener(deps.conf, ssl, app.callback());
   server.keepAliveTimeout = 65000;
   const host = deps.conf.str('api', 'host_ip');
   const port = deps.conf.int('api', 'port');
@@ -22,7 +23,7 @@ export async function startApiServer(deps: ApiDeps): Promise<ApiServer> {
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${shownHost}:${address.port}`;
+  const url = `${ssl ? 'https' : 'http'}://${shownHost}:${address.port}`;
   log.info(`ironic-api listening on ${url}`);
   return {
     url,

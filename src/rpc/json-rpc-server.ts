@@ -1,6 +1,6 @@
 /**
  * The conductor side of rpc_transport = json-rpc: JSON-RPC 2.0 over HTTP POST on
- * [json_rpc]host_ip:[json_rpc]port, as ironic_lib's server (only POST, parse and request errors
+ * [json_rpc]host_ip:[json_rpc]port (HTTPS with [ssl] when [json_rpc]use_ssl), as ironic_lib's server (only POST, parse and request errors
  * with JSON-RPC's codes, notifications answered 204, Ironic errors carried with their class).
  * Each request runs on the local conductor through the same dispatch as the oslo transport.
  */
@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../conf/config';
 import { log } from '../common/log';
+import { createListener } from '../common/ssl-server';
 import type { ConductorApi } from './conductor-api';
 import { dispatch, isRpcMethod } from './dispatch';
 import { serverGate } from './json-rpc-auth';
@@ -91,11 +92,9 @@ async function handleCall(local: ConductorApi, text: string, res: http.ServerRes
 }
 
 export async function serveJsonRpc(conf: Config, local: ConductorApi): Promise<JsonRpcServer> {
-  if (conf.bool('json_rpc', 'use_ssl')) {
-    throw new Error('[json_rpc]use_ssl = True is not supported by ironic-ts; terminate TLS in front of the conductor');
-  }
   const gate = serverGate(conf);
-  const server = http.createServer((req, res) => {
+  const ssl = conf.bool('json_rpc', 'use_ssl');
+  const server = createListener(conf, ssl, (req, res) => {
     void (async () => {
       if (req.method !== 'POST') {
         send(res, 405, { error: { code: 405, message: 'Only POST method can be used' } });
@@ -118,7 +117,7 @@ export async function serveJsonRpc(conf: Config, local: ConductorApi): Promise<J
     server.listen(conf.int('json_rpc', 'port'), host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const url = `${ssl ? 'https' : 'http'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   log.info(`JSON-RPC listening on ${url}`);
   return {
     url,

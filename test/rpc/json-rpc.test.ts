@@ -18,6 +18,8 @@ import { InvalidStateRequested, IronicError, NodeTraitNotFound } from '../../src
 import { bcryptHash } from '../../src/auth/bcrypt';
 import type { Overrides } from '../../src/conf/config';
 import { makeConf, sqliteDb, TempDb } from '../conductor/support';
+import { makeTestPki } from '../protocols/redfish/helpers/pki';
+import { JsonRpcCaller } from '../../src/rpc/json-rpc-client';
 import { CallLog, checkRingRouting, recording } from './support';
 
 const HOSTS = ['127.0.0.2', '127.0.0.3'];
@@ -127,7 +129,6 @@ test('http_basic: the server checks [json_rpc]http_basic_auth_user_file, the cli
   const serverConf = rpcConf(host, { json_rpc: { auth_strategy: 'http_basic', http_basic_auth_user_file: file } });
   const svc = await startConductorService({ conf: serverConf, db: tmp.db });
   const server = await serveConductorRpc(serverConf, svc.api);
-  const { JsonRpcCaller } = await import('../../src/rpc/json-rpc-client');
   try {
     const anonymous = await post(host, JSON.stringify({ jsonrpc: '2.0', method: 'getDriverProperties', params: { args: ['fake-hardware'] }, id: 1 }));
     assert.equal(anonymous.status, 401);
@@ -141,5 +142,30 @@ test('http_basic: the server checks [json_rpc]http_basic_auth_user_file, the cli
     await server.close();
     await svc.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('use_ssl: HTTPS with the [ssl] certificate; the client checks it against [json_rpc]cafile unless insecure', async () => {
+  const pki = makeTestPki();
+  const tlsPort = await freePortOn(['127.0.0.1']);
+  const tlsConf = (host: string, json: Overrides[string]) => makeConf(host, {
+    DEFAULT: { rpc_transport: 'json-rpc', auth_strategy: 'noauth' },
+    json_rpc: { host_ip: '127.0.0.1', port: tlsPort, timeout: 30, use_ssl: true, ...json },
+    ssl: { cert_file: path.join(pki.dir, 'server.pem'), key_file: path.join(pki.dir, 'server.key') },
+  });
+  const svc = await startConductorService({ conf: tlsConf('127.0.0.1', {}), db: tmp.db });
+  const server = await serveConductorRpc(tlsConf('127.0.0.1', {}), svc.api);
+  try {
+    const trusting = new JsonRpcCaller(tlsConf('api', { cafile: pki.caPath }));
+    assert.equal(trusting.urlFor('127.0.0.1'), `https://127.0.0.1:${tlsPort}`);
+    assert.equal(typeof await trusting.call('127.0.0.1', 'getDriverProperties', ['fake-hardware']), 'object');
+    const untrusting = new JsonRpcCaller(tlsConf('api', {}));
+    await assert.rejects(untrusting.call('127.0.0.1', 'getDriverProperties', ['fake-hardware']), /certificate/i);
+    const insecure = new JsonRpcCaller(tlsConf('api', { insecure: true }));
+    assert.equal(typeof await insecure.call('127.0.0.1', 'getDriverProperties', ['fake-hardware']), 'object');
+  } finally {
+    await server.close();
+    await svc.stop();
+    pki.cleanup();
   }
 });

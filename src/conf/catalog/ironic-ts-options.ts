@@ -54,6 +54,15 @@ export const EXTRA_OPTIONS: Catalog = {
     default_domain_id: { type: 'string' },
     default_domain_name: { type: 'string' },
   },
+  ssl: {
+    // oslo.service's [ssl] options (sslutils), which Ironic's API ([api]enable_ssl_api) and
+    // JSON-RPC ([json_rpc]use_ssl) servers are wrapped with; same names, no defaults.
+    ca_file: { type: 'string' },
+    cert_file: { type: 'string' },
+    key_file: { type: 'string' },
+    version: { type: 'string' },
+    ciphers: { type: 'string' },
+  },
   json_rpc: {
     // ironic_lib's [json_rpc] options (rpc_transport = json-rpc), which Ironic registers from ironic_lib
     // rather than its own catalog; same names and defaults, timeout set to 120 as Ironic does.

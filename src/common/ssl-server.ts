@@ -1,0 +1,36 @@
+/**
+ * HTTP or HTTPS listeners from oslo.service's [ssl] options, as Ironic wraps its API socket when
+ * [api]enable_ssl_api is set and the JSON-RPC socket when [json_rpc]use_ssl is: the server
+ * certificate and key from cert_file and key_file, and with ca_file a client certificate signed
+ * by that CA is required (sslutils' CERT_REQUIRED).
+ */
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { Config } from '../conf/config';
+
+function readSslFile(conf: Config, option: string): Buffer {
+  const file = conf.optStr('ssl', option);
+  if (!file) throw new Error(`[ssl]${option} is required when SSL is enabled`);
+  try {
+    return fs.readFileSync(file);
+  } catch (err) {
+    throw new Error(`Unable to read [ssl]${option} ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** The TLS settings of [ssl]; thrown errors name the missing or unreadable option. */
+function tlsOptions(conf: Config): https.ServerOptions {
+  const caFile = conf.optStr('ssl', 'ca_file');
+  const ciphers = conf.optStr('ssl', 'ciphers');
+  return {
+    cert: readSslFile(conf, 'cert_file'),
+    key: readSslFile(conf, 'key_file'),
+    ...(caFile ? { ca: readSslFile(conf, 'ca_file'), requestCert: true, rejectUnauthorized: true } : {}),
+    ...(ciphers ? { ciphers } : {}),
+  };
+}
+
+export function createListener(conf: Config, useSsl: boolean, handler: http.RequestListener): http.Server {
+  return useSsl ? https.createServer(tlsOptions(conf), handler) : http.createServer(handler);
+}
