@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { makeTestPki } from '../protocols/redfish/helpers/pki';
 import { startTestServer } from './support/server';
+import { Config } from '../../src/conf/config';
+import { createListener } from '../../src/common/ssl-server';
 
 function get(url: string, opts: https.RequestOptions): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -31,7 +33,10 @@ test('serves HTTPS with [ssl]cert_file and key_file', async () => {
     assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     const res = await get(`${server.url}/v1`, { ca: readFileSync(pki.caPath) });
     assert.equal(res.status, 200);
-    assert.equal((JSON.parse(res.body) as { id: string }).id, 'v1');
+    const v1 = JSON.parse(res.body) as { id: string; links: Array<{ href: string }> };
+    assert.equal(v1.id, 'v1');
+    // Links name the scheme the request came in on.
+    assert.equal(v1.links[0].href, `${server.url}/v1/`);
     // A client that does not trust the CA fails the handshake.
     await assert.rejects(get(`${server.url}/v1`, {}), /self-signed|unable to verify|certificate/i);
   } finally {
@@ -63,6 +68,8 @@ test('with [ssl]ca_file a client certificate signed by that CA is required', asy
   }
 });
 
-test('enable_ssl_api without [ssl]cert_file refuses to start, naming the option', async () => {
-  await assert.rejects(startTestServer({ api: { enable_ssl_api: 'true' } }), /\[ssl\]cert_file is required when SSL is enabled/);
+test('SSL without [ssl]cert_file or with an unreadable key refuses to listen, naming the option', () => {
+  assert.throws(() => createListener(new Config([], {}), true, () => undefined), /^Error: \[ssl\]cert_file is required when SSL is enabled$/);
+  const conf = new Config([], { ssl: { cert_file: '/dev/null', key_file: '/nonexistent/key.pem' } });
+  assert.throws(() => createListener(conf, true, () => undefined), /^Error: Unable to read \[ssl\]key_file \/nonexistent\/key\.pem/);
 });
