@@ -2,7 +2,8 @@
  * HTTP or HTTPS listeners from oslo.service's [ssl] options, as Ironic wraps its API socket when
  * [api]enable_ssl_api is set and the JSON-RPC socket when [json_rpc]use_ssl is: the server
  * certificate and key from cert_file and key_file, and with ca_file a client certificate signed
- * by that CA is required (sslutils' CERT_REQUIRED).
+ * by that CA is required (sslutils' CERT_REQUIRED). [ssl]version is accepted and left to Node,
+ * which negotiates TLS 1.2 or 1.3 (the versions sslutils still allows).
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
