@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import type { Config } from '../conf/config';
 
 function readSslFile(conf: Config, option: string): Buffer {
@@ -34,4 +35,15 @@ function tlsOptions(conf: Config): https.ServerOptions {
 
 export function createListener(conf: Config, useSsl: boolean, handler: http.RequestListener): http.Server {
   return useSsl ? https.createServer(tlsOptions(conf), handler) : http.createServer(handler);
+}
+
+/** Listens on host:port and returns the URL it serves (IPv6 addresses in brackets). */
+export async function listenAt(server: http.Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${server instanceof https.Server ? 'https' : 'http'}://${shownHost}:${address.port}`;
 }

@@ -11,9 +11,7 @@ import * as https from 'node:https';
 import type { Config } from '../conf/config';
 import { IronicError } from '../common/errors';
 import { clientCredentials } from './json-rpc-auth';
-import { decode, encode, fromFailure } from './wire';
-
-const CLASS_PREFIX = 'ironic.common.exception.';
+import { decode, encode, fromFailure, kindOfExceptionClass } from './wire';
 
 interface HttpAnswer {
   status: number;
@@ -101,10 +99,9 @@ export class JsonRpcCaller {
 
   /** ironic_lib's _handle_error: known Ironic classes come back as themselves. */
   private errorFrom(error: NonNullable<Answer['error']>): Error {
-    const cls = error.data?.class;
+    const kind = kindOfExceptionClass(error.data?.class);
     const message = error.message ?? 'Unexpected error raised by RPC';
-    if (!cls || !cls.startsWith(CLASS_PREFIX)) return new IronicError(message);
-    return fromFailure({ kind: cls.slice(CLASS_PREFIX.length), code: error.code ?? 500, message });
+    return kind ? fromFailure({ kind, code: error.code ?? 500, message }) : new IronicError(message);
   }
 
   async close(): Promise<void> {

@@ -5,14 +5,13 @@
  * Each request runs on the local conductor through the same dispatch as the oslo transport.
  */
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Config } from '../conf/config';
 import { log } from '../common/log';
-import { createListener } from '../common/ssl-server';
+import { createListener, listenAt } from '../common/ssl-server';
 import type { ConductorApi } from './conductor-api';
 import { dispatch, isRpcMethod } from './dispatch';
 import { serverGate } from './json-rpc-auth';
-import { decode, encode, RpcReply } from './wire';
+import { decode, encode, exceptionClassName, RpcReply } from './wire';
 
 export interface JsonRpcServer {
   /** Where it listens, e.g. http://[::]:8089. */
@@ -24,9 +23,6 @@ export interface JsonRpcServer {
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
-
-/** Ironic exception classes travel by name, as ironic_lib sends `data.class`. */
-const CLASS_PREFIX = 'ironic.common.exception.';
 
 interface Envelope {
   jsonrpc?: unknown;
@@ -42,7 +38,7 @@ function send(res: http.ServerResponse, status: number, body: unknown, headers: 
 }
 
 function errorBody(id: unknown, code: number, message: string, kind?: string): unknown {
-  return { jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(kind ? { data: { class: `${CLASS_PREFIX}${kind}` } } : {}) } };
+  return { jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(kind ? { data: { class: exceptionClassName(kind) } } : {}) } };
 }
 
 function replyBody(id: unknown, reply: RpcReply): unknown {
@@ -93,8 +89,7 @@ async function handleCall(local: ConductorApi, text: string, res: http.ServerRes
 
 export async function serveJsonRpc(conf: Config, local: ConductorApi): Promise<JsonRpcServer> {
   const gate = serverGate(conf);
-  const ssl = conf.bool('json_rpc', 'use_ssl');
-  const server = createListener(conf, ssl, (req, res) => {
+  const server = createListener(conf, conf.bool('json_rpc', 'use_ssl'), (req, res) => {
     void (async () => {
       if (req.method !== 'POST') {
         send(res, 405, { error: { code: 405, message: 'Only POST method can be used' } });
@@ -111,13 +106,7 @@ export async function serveJsonRpc(conf: Config, local: ConductorApi): Promise<J
       if (!res.headersSent) send(res, 500, { error: { code: 500, message: 'Internal error' } });
     });
   });
-  const host = conf.str('json_rpc', 'host_ip');
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(conf.int('json_rpc', 'port'), host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const url = `${ssl ? 'https' : 'http'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const url = await listenAt(server, conf.str('json_rpc', 'host_ip'), conf.int('json_rpc', 'port'));
   log.info(`JSON-RPC listening on ${url}`);
   return {
     url,

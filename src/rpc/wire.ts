@@ -47,6 +47,18 @@ export function fromFailure(f: WireFailure): Error {
   return new IronicError(f.message);
 }
 
+/** Ironic exception classes travel by their Python name on the JSON-RPC wire (ironic_lib's `data.class`). */
+const CLASS_PREFIX = 'ironic.common.exception.';
+
+export function exceptionClassName(kind: string): string {
+  return `${CLASS_PREFIX}${kind}`;
+}
+
+/** The error kind an Ironic exception class name stands for; null for any other class. */
+export function kindOfExceptionClass(name: string | undefined): string | null {
+  return name && name.startsWith(CLASS_PREFIX) ? name.slice(CLASS_PREFIX.length) : null;
+}
+
 export interface RpcRequest {
   method: string;
   args: unknown[];
