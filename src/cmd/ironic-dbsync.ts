@@ -6,6 +6,7 @@ import { bootstrap, openConfiguredDatabase, fatal, crash } from './bootstrap';
 import { upgrade, createSchema, version } from '../db/sync';
 import { objectVersionsCompatible, updateToLatestVersions } from '../db/online-migrations';
 import type { Database } from '../db/connection';
+import { splitLongOption } from '../conf/cli';
 
 /** Ironic's exit code for a bad --max-count or --option. */
 const USAGE_ERROR = 127;
@@ -24,8 +25,7 @@ interface MigrationArgs {
 function migrationArgs(argv: string[]): MigrationArgs {
   const out: MigrationArgs = { maxCount: null, options: [] };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].includes('=') && argv[i].startsWith('--')
-      ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
+    const [flag, inline] = splitLongOption(argv[i]);
     const value = inline ?? argv[++i];
     if (flag === '--max-count' && value !== undefined && /^-?\d+$/.test(value)) out.maxCount = Number(value);
     else if (flag === '--option' && value !== undefined) out.options.push(value);
@@ -48,7 +48,8 @@ async function onlineDataMigrations(db: Database, args: MigrationArgs): Promise<
     return INCOMPATIBLE;
   }
   for (const option of args.options) {
-    // <migration>.<option>=<value>; update_to_latest_versions takes none, so any is refused by Python.
+    // <migration>.<option>=<value>. Well-formed options are not used: update_to_latest_versions
+    // takes none (Python Ironic fails with a TypeError when one names it; ironic-ts ignores it).
     if (!/^[^.]+\.[^=]+=/.test(option)) {
       process.stdout.write(`Malformed option ${option}\n`);
       return USAGE_ERROR;

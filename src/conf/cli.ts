@@ -8,12 +8,18 @@ export interface ParsedArgs {
   positional: string[];
 }
 
+/** `--name=value` as [name, value]; anything else as [arg, undefined] (the value is then the next argument). */
+export function splitLongOption(arg: string): [string, string | undefined] {
+  const eq = arg.indexOf('=');
+  return arg.startsWith('--') && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+}
+
 export function parseArgs(argv: string[]): ParsedArgs {
   const configFiles: string[] = [];
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = splitLongOption(arg);
     if (flag === '--config-file' || flag === '--config-dir') {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new Error(`${flag} needs a path`);

@@ -15,6 +15,8 @@ interface VersionedTable {
   latest: string;
   /** Versions release_mappings.get_object_versions() accepts. */
   supported: readonly string[];
+  /** A table without an id column (bios_settings) is addressed by node_id, as Ironic does. */
+  key?: 'node_id';
 }
 
 /** Ironic's models that map to objects, in the order it visits them (Node last). */
@@ -25,7 +27,7 @@ const VERSIONED: readonly VersionedTable[] = [
   { table: 'portgroups', latest: '1.5', supported: ['1.3', '1.4', '1.5'] },
   { table: 'volume_connectors', latest: '1.0', supported: ['1.0'] },
   { table: 'volume_targets', latest: '1.0', supported: ['1.0'] },
-  { table: 'bios_settings', latest: '1.1', supported: ['1.0', '1.1'] },
+  { table: 'bios_settings', latest: '1.1', supported: ['1.0', '1.1'], key: 'node_id' },
   { table: 'allocations', latest: '1.1', supported: ['1.0', '1.1'] },
   { table: 'deploy_templates', latest: '1.1', supported: ['1.0', '1.1'] },
   { table: 'node_history', latest: '1.0', supported: ['1.0'] },
@@ -56,11 +58,6 @@ async function outdated(ex: Knex | Knex.Transaction, table: TableName, latest: s
   return Number(row?.n ?? 0);
 }
 
-/** Tables without an id column (bios_settings) are addressed by node_id, as Ironic does. */
-async function keyColumn(db: Database, table: TableName): Promise<'id' | 'node_id'> {
-  return (await db.knex.schema.hasColumn(table, 'id')) ? 'id' : 'node_id';
-}
-
 /**
  * update_to_latest_versions: at most `maxCount` rows (0: all), table by table. As in Ironic, a
  * table without ids is limited by node, so one node's rows move together.
@@ -71,10 +68,9 @@ export async function updateToLatestVersions(db: Database, maxCount: number): Pr
   if (total === 0) return { total, migrated: 0 };
   const budget = maxCount || total;
   let migrated = 0;
-  for (const { table, latest } of VERSIONED) {
+  for (const { table, latest, key = 'id' } of VERSIONED) {
     const left = budget - migrated;
     if (left <= 0) break;
-    const key = await keyColumn(db, table);
     migrated += await db.knex.transaction(async (trx): Promise<number> => {
       if (left >= await outdated(trx, table, latest)) return trx(table).whereNot('version', latest).update({ version: latest });
       const keys = (await trx(table).whereNot('version', latest).select(key).limit(left) as Array<Record<string, number>>)
