@@ -2,15 +2,13 @@
  * The conductor's local implementation of every ConductorApi call (conductor/manager.py),
  * delegating to one small module per area.
  */
-import { randomBytes } from 'node:crypto';
-import { InvalidParameterValue, NodeNotFound } from '../common/errors';
-import * as states from '../common/states';
+import { InvalidParameterValue } from '../common/errors';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
-import { findNode } from '../db/repositories/conductor-node-queries';
 import type {
   BootDevice, ConductorApi, ConsoleInfo, DeployRequest, IndicatorFields, InterfaceValidation, JsonObject, Step,
   VendorMethodInfo, VendorPassthruResult, VifInfo,
 } from '../rpc/conductor-api';
+import { getNodeWithToken } from './agent-token';
 import { doNodeClean } from './cleaning';
 import { processHeartbeat } from './continue-deploy';
 import type { ConductorContext } from './context';
@@ -223,18 +221,7 @@ export class ConductorManager implements ConductorApi {
   }
 
   /** Lookup by the ramdisk: hands out the agent token once (get_node_with_token). */
-  async getNodeWithToken(nodeUuid: string): Promise<NodeRecord> {
-    return this.tasks.run(nodeUuid, { purpose: 'generate agent token' }, async (task) => {
-      if (!states.FASTTRACK_LOOKUP_ALLOWED_STATES.includes(task.node.provision_state ?? '')) {
-        throw new NodeNotFound({ node: nodeUuid });
-      }
-      const info = { ...(task.node.driver_internal_info ?? {}) };
-      if (!info.agent_secret_token) {
-        info.agent_secret_token = randomBytes(96).toString('base64url').slice(0, 128);
-        task.node.driver_internal_info = info;
-        await task.saveNode();
-      }
-      return findNode(this.ctx.db, task.node.id);
-    });
+  getNodeWithToken(nodeUuid: string): Promise<NodeRecord> {
+    return getNodeWithToken(this.tasks, nodeUuid);
   }
 }

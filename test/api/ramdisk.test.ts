@@ -69,12 +69,51 @@ describe('/v1/lookup and /v1/heartbeat', () => {
     }
   });
 
+  const heartbeat = (node: NodeRecord, token: string) => s.request('POST', `/v1/heartbeat/${node.uuid}`, {
+    version: V, body: { callback_url: 'http://127.0.0.1:9999', agent_token: token, agent_version: '9.0' },
+  });
+  const lookupToken = async (node: NodeRecord, version = V): Promise<unknown> => {
+    const r = await s.request('GET', `/v1/lookup?node_uuid=${node.uuid}`, { version });
+    assert.equal(r.status, 200, r.text);
+    return r.json.config.agent_token;
+  };
+
   it('accepts a heartbeat carrying the agent token with an empty 202', async () => {
-    const lookup = await s.request('GET', `/v1/lookup?node_uuid=${waiting.uuid}`, { version: V });
-    const r = await s.request('POST', `/v1/heartbeat/${waiting.uuid}`, {
-      version: V, body: { callback_url: 'http://127.0.0.1:9999', agent_token: lookup.json.config.agent_token, agent_version: '9.0' },
-    });
+    const node = await makeNode(s.db, { provision_state: 'wait call-back' });
+    const r = await heartbeat(node, String(await lookupToken(node)));
     assert.equal(r.status, 202, r.text);
     assert.equal(r.text, '');
+  });
+
+  it('hands the agent token out once; later lookups answer ****** and only the holder heartbeats', async () => {
+    const node = await makeNode(s.db, { provision_state: 'clean wait' });
+    const token = await lookupToken(node);
+    assert.equal(typeof token, 'string');
+    assert.notEqual(token, '******');
+    assert.equal(await lookupToken(node), '******');
+    assert.equal(await lookupToken(node), '******');
+    // An older API version reads no token back either.
+    assert.equal(await lookupToken(node, '1.61'), '******');
+    const stolen = await heartbeat(node, '******');
+    assert.equal(stolen.status, 400);
+    assert.equal(faultOf(stolen.json), 'Invalid or missing agent token received.');
+    assert.equal((await heartbeat(node, String(token))).status, 202);
+  });
+
+  it('never hands out a token pregenerated for virtual media, which keeps working', async () => {
+    const node = await makeNode(s.db, { provision_state: 'wait call-back',
+      driver_internal_info: { agent_secret_token: 'pregenerated-secret', agent_secret_token_pregenerated: true } });
+    assert.equal(await lookupToken(node), '******');
+    assert.equal((await heartbeat(node, 'pregenerated-secret')).status, 202);
+  });
+
+  it('a fast-track agent gets the token once, and a returning agent ******', async () => {
+    const node = await makeNode(s.db, { provision_state: 'manageable', driver_info: { fast_track: true } });
+    assert.equal(await lookupToken(node, '1.61'), null);
+    const token = await lookupToken(node);
+    assert.equal(typeof token, 'string');
+    assert.equal(await lookupToken(node), '******');
+    const stored = await s.request('GET', `/v1/nodes/${node.uuid}?fields=driver_internal_info`, { version: V });
+    assert.equal(stored.json.driver_internal_info.agent_secret_token, '******');
   });
 });

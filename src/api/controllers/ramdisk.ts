@@ -15,6 +15,7 @@ import { readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { nodeView } from '../views/node';
+import { maskDriverInternalInfo } from '../views/node-masking';
 
 const LOOKUP_FIELDS = ['uuid', 'properties', 'instance_info', 'driver_internal_info'];
 const LOOKUP_ALLOWED_STATES = new Set(['deploying', 'wait call-back', 'cleaning', 'clean wait', 'inspecting',
@@ -81,8 +82,15 @@ async function lookup(ctx: ApiContext): Promise<void> {
   }
   const allowed = fastTrackEnabled(ctx, node) ? FASTTRACK_LOOKUP_ALLOWED_STATES : LOOKUP_ALLOWED_STATES;
   if (ctx.state.deps.conf.bool('api', 'restrict_lookup') && !allowed.has(node.provision_state ?? '')) throw new NotFound();
-  if (ctx.state.version >= V.AGENT_TOKEN) node = await withBadRequestOnNoHost(() => ctx.state.deps.conductor.getNodeWithToken(node.uuid));
-  const token = (node.driver_internal_info ?? {}).agent_secret_token;
+  let token: unknown;
+  if (ctx.state.version >= V.AGENT_TOKEN) {
+    node = await withBadRequestOnNoHost(() => ctx.state.deps.conductor.getNodeWithToken(node.uuid));
+    token = (node.driver_internal_info ?? {}).agent_secret_token;
+  } else {
+    // Only the conductor hands a token out, once: an older version's lookup must not read the stored
+    // one back (Python Ironic does), so it sees it masked like any other reader.
+    token = maskDriverInternalInfo(node.driver_internal_info ?? {}).agent_secret_token;
+  }
   ctx.body = {
     node: nodeView(node, { base: baseUrl(ctx), version: ctx.state.version, fields: LOOKUP_FIELDS }, {}),
     config: agentConfig(ctx, token),
