@@ -10,7 +10,8 @@ import { log } from '../common/log';
 import { createListener, listenAt } from '../common/ssl-server';
 import type { ConductorApi } from './conductor-api';
 import { dispatch, isRpcMethod } from './dispatch';
-import { serverGate } from './json-rpc-auth';
+import { jsonRpcAuthStrategy, serverGate } from './json-rpc-auth';
+import { guardNoauthExposure } from '../auth/noauth-exposure';
 import { decode, encode, exceptionClassName, RpcReply } from './wire';
 
 export interface JsonRpcServer {
@@ -88,6 +89,8 @@ async function handleCall(local: ConductorApi, text: string, res: http.ServerRes
 }
 
 export async function serveJsonRpc(conf: Config, local: ConductorApi): Promise<JsonRpcServer> {
+  const host = conf.str('json_rpc', 'host_ip');
+  guardNoauthExposure(conf, { service: 'the JSON-RPC server', group: 'json_rpc', strategy: jsonRpcAuthStrategy(conf), host });
   const gate = serverGate(conf);
   const server = createListener(conf, conf.bool('json_rpc', 'use_ssl'), (req, res) => {
     void (async () => {
@@ -106,7 +109,7 @@ export async function serveJsonRpc(conf: Config, local: ConductorApi): Promise<J
       if (!res.headersSent) send(res, 500, { error: { code: 500, message: 'Internal error' } });
     });
   });
-  const url = await listenAt(server, conf.str('json_rpc', 'host_ip'), conf.int('json_rpc', 'port'));
+  const url = await listenAt(server, host, conf.int('json_rpc', 'port'));
   log.info(`JSON-RPC listening on ${url}`);
   return {
     url,

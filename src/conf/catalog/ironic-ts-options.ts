@@ -95,11 +95,16 @@ export const EXTRA_OPTIONS: Catalog = {
     timeout: { type: 'int', default: 120 },
     collect_timing: { type: 'bool', default: false },
     split_loggers: { type: 'bool', default: false },
+    // ironic-ts extra: the JSON-RPC server refuses noauth on a non-loopback host_ip unless this is set.
+    allow_insecure_noauth: { type: 'bool', default: false },
   },
   api: {
     // Largest request body for any endpoint but provisioning (Ironic's json_depth middleware limit).
     max_json_body_size: { type: 'int', default: 1048576, min: 0 },
     // Provisioning bodies carry configdrives (64 MiB, as Ironic allows).
     max_json_body_size_provision: { type: 'int', default: 67108864, min: 0 },
+    // ironic-ts extra: the API refuses [DEFAULT]auth_strategy = noauth on a non-loopback host_ip
+    // unless this is set (then it warns at start): anyone on the network would own the fleet.
+    allow_insecure_noauth: { type: 'bool', default: false },
   },
 };
