@@ -1,12 +1,14 @@
 /**
  * ironic_lib's auth_basic: an Apache htpasswd file whose entries must all be bcrypt digests,
  * checked at start (ConfigInvalid) and read again on every request, as ironic_lib does, so
- * edits take effect without a restart. Successful checks are remembered per (entry, password)
- * digest: bcrypt costs tens of milliseconds and would otherwise stall the event loop per request.
+ * edits take effect without a restart. Beyond ironic_lib: digests are checked off the event loop,
+ * an unknown user costs the same bcrypt work as a known one (user names cannot be told apart by
+ * timing), and successful checks are remembered per (entry, password) digest so a client's every request does
+ * not cost a bcrypt.
  */
 import * as fs from 'node:fs';
 import { createHash } from 'node:crypto';
-import { bcryptVerify } from './bcrypt';
+import { checkPassword, costOf, decoyDigest } from './bcrypt-digest';
 
 /** ironic_lib's exceptions: status and message; 401s carry the Basic challenge. */
 export class BasicAuthFailure extends Error {
@@ -16,6 +18,7 @@ export class BasicAuthFailure extends Error {
 }
 
 const BCRYPT_PREFIXES = ['$2y$', '$2a$', '$2b$'];
+const MAX_REMEMBERED = 10000;
 
 function parseEntry(entry: string): { username: string; crypted: string } {
   const colon = entry.indexOf(':');
@@ -46,6 +49,12 @@ function credentialsFrom(header: string | undefined): { username: string; passwo
   return { username, password: pair.subarray(colon + 1) };
 }
 
+/** A digest of the file's highest cost that nothing matches, for a user the file does not have. */
+function decoyFor(entries: string[]): string {
+  const costs = entries.map((line) => costOf(line.slice(line.indexOf(':') + 1)) ?? 0);
+  return decoyDigest(Math.max(0, ...costs));
+}
+
 export class HtpasswdFile {
   private readonly verified = new Set<string>();
 
@@ -65,16 +74,24 @@ export class HtpasswdFile {
   }
 
   /** The authenticated user name; throws BasicAuthFailure otherwise. */
-  authenticate(header: string | undefined): string {
+  async authenticate(header: string | undefined): Promise<string> {
     const { username, password } = credentialsFrom(header);
-    const entry = this.entries().find((line) => line.startsWith(`${username}:`));
-    if (!entry) throw new BasicAuthFailure(401, 'Incorrect username or password');
+    await this.verify(username, password);
+    return username;
+  }
+
+  private async verify(username: string, password: Buffer): Promise<void> {
+    const entries = this.entries();
+    const entry = entries.find((line) => line.startsWith(`${username}:`));
+    if (!entry) {
+      await checkPassword(password, decoyFor(entries));
+      throw new BasicAuthFailure(401, 'Incorrect username or password');
+    }
     const { crypted } = parseEntry(entry);
     const memo = createHash('sha256').update(entry).update('\0').update(password).digest('hex');
-    if (this.verified.has(memo)) return username;
-    if (!bcryptVerify(password, crypted)) throw new BasicAuthFailure(401, 'Incorrect username or password');
-    if (this.verified.size > 10000) this.verified.clear();
+    if (this.verified.has(memo)) return;
+    if (!await checkPassword(password, crypted)) throw new BasicAuthFailure(401, 'Incorrect username or password');
+    if (this.verified.size >= MAX_REMEMBERED) this.verified.clear();
     this.verified.add(memo);
-    return username;
   }
 }

@@ -26,7 +26,7 @@ function basicGate(conf: Config): RequestGate {
   const file = new HtpasswdFile(conf.str('json_rpc', 'http_basic_auth_user_file'));
   return async (headers) => {
     try {
-      file.authenticate(headers.authorization);
+      await file.authenticate(headers.authorization);
       return null;
     } catch (err) {
       if (!(err instanceof BasicAuthFailure)) throw err;

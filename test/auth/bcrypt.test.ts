@@ -1,65 +1,72 @@
-/** bcrypt against Debian's python3-bcrypt and htpasswd: same digests, same verdicts. */
+/** htpasswd digests checked with the bcrypt library: Debian's python3-bcrypt and htpasswd digests verify as Python does. */
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bcryptHash, bcryptVerify, decodeBase64 } from '../../src/auth/bcrypt';
-import { piWords } from '../../src/auth/pi-words';
+import { checkPassword, costOf, decoyDigest } from '../../src/auth/bcrypt-digest';
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bcrypt-test-'));
 after(() => fs.rmSync(home, { recursive: true, force: true }));
 
-/** python3-bcrypt's hashpw for each (password hex, salt string). */
-function pythonHashes(cases: { password: Buffer; salt: string }[]): string[] {
+/** python3-bcrypt's hashpw for each password, with a fresh salt of this cost and prefix. */
+function pythonHashes(passwords: Buffer[], cost: number, prefix: '2a' | '2b'): string[] {
   const script = `import bcrypt, json, sys
-cases = json.load(sys.stdin)
-print(json.dumps([bcrypt.hashpw(bytes.fromhex(c['p']), c['s'].encode()).decode() for c in cases]))`;
+print(json.dumps([bcrypt.hashpw(bytes.fromhex(p), bcrypt.gensalt(${cost}, prefix=b'${prefix}')).decode() for p in json.load(sys.stdin)]))`;
   const out = execFileSync('/usr/bin/python3', ['-c', script], {
     env: { PATH: '/usr/bin:/bin', HOME: home },
-    input: JSON.stringify(cases.map((c) => ({ p: c.password.toString('hex'), s: c.salt }))),
+    input: JSON.stringify(passwords.map((p) => p.toString('hex'))),
   });
   return JSON.parse(out.toString()) as string[];
 }
 
-describe('bcrypt', () => {
-  it('derives Blowfish\'s constants from pi', () => {
-    const w = piWords();
-    assert.equal(w[0], 0x243f6a88);
-    assert.equal(w[17], 0x8979fb1b);
-    assert.equal(w[18], 0xd1310ba6);
-    assert.equal(w[w.length - 1], 0x3ac372e6);
+const PASSWORDS = ['', 'a', 'hello world', 'pässwörd ✓', 'x'.repeat(71), 'y'.repeat(72), 'z'.repeat(100)]
+  .map((p) => Buffer.from(p, 'utf8'));
+
+describe('bcrypt digests', () => {
+  for (const prefix of ['2b', '2a'] as const) {
+    it(`verifies python3-bcrypt's $${prefix}$ digests and rejects other passwords`, async () => {
+      const digests = pythonHashes(PASSWORDS, 4, prefix);
+      for (const [i, digest] of digests.entries()) {
+        assert.ok(digest.startsWith(`$${prefix}$04$`), digest);
+        assert.equal(await checkPassword(PASSWORDS[i], digest), true, `password ${i}`);
+        assert.equal(await checkPassword(Buffer.concat([PASSWORDS[i].subarray(0, 60), Buffer.from('!')]), digest), false, `password ${i}`);
+      }
+    });
+  }
+
+  it('verifies htpasswd -B ($2y$) entries and rejects wrong passwords and malformed digests', async () => {
+    const line = execFileSync('/usr/bin/htpasswd', ['-nbB', '-C', '6', 'user', 'open sesame']).toString().trim();
+    const digest = line.slice('user:'.length);
+    assert.match(digest, /^\$2y\$06\$/);
+    assert.equal(costOf(digest), 6);
+    assert.equal(await checkPassword(Buffer.from('open sesame'), digest), true);
+    assert.equal(await checkPassword(Buffer.from('open sesamE'), digest), false);
+    assert.equal(await checkPassword(Buffer.from('open sesame'), digest.replace('$2y$', '$1$')), false);
+    assert.equal(await checkPassword(Buffer.from('open sesame'), digest.slice(0, -1)), false);
   });
 
-  it('matches python3-bcrypt digest for digest', () => {
-    const passwords = ['', 'a', 'hello world', 'pässwörd ✓', 'x'.repeat(71), 'y'.repeat(72), 'z'.repeat(100)]
-      .map((p) => Buffer.from(p, 'utf8'));
-    const cases = passwords.flatMap((password, i) => [4, 5].map((cost) => ({
-      password,
-      salt: `$2b$0${cost}$${'./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.slice(i * 3, i * 3 + 21)}O`,
-    })));
-    const expected = pythonHashes(cases);
-    for (const [i, c] of cases.entries()) {
-      const [, , cost, rest] = c.salt.split('$');
-      assert.equal(bcryptHash(c.password, Number(cost), decodeBase64(rest, 16)), expected[i], `case ${i}`);
-      assert.equal(bcryptVerify(c.password, expected[i]), true);
+  it('only the first 72 bytes of a password count, for every variant', async () => {
+    // Not one repeated letter: a key read cyclically would hide a wrong length.
+    const alphabet = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => 0x61 + (i % 26)));
+    for (const prefix of ['2a', '2b'] as const) {
+      const [digest] = pythonHashes([alphabet(72)], 4, prefix);
+      for (const variant of [digest, `$2y$${digest.slice(4)}`]) {
+        assert.equal(await checkPassword(alphabet(90), variant), true);
+        // Past 255 bytes too (the library's own $2a$ key length wraps there).
+        assert.equal(await checkPassword(alphabet(300), variant), true);
+        assert.equal(await checkPassword(alphabet(71), variant), false);
+      }
     }
   });
 
-  it('verifies htpasswd -B ($2y$) entries and rejects wrong passwords', () => {
-    const line = execFileSync('/usr/bin/htpasswd', ['-nbB', '-C', '6', 'user', 'open sesame']).toString().trim();
-    const hash = line.slice('user:'.length);
-    assert.match(hash, /^\$2y\$06\$/);
-    assert.equal(bcryptVerify(Buffer.from('open sesame'), hash), true);
-    assert.equal(bcryptVerify(Buffer.from('open sesamE'), hash), false);
-    assert.equal(bcryptVerify(Buffer.from('open sesame'), hash.replace('$2y$', '$1$')), false);
-    assert.equal(bcryptVerify(Buffer.from('open sesame'), hash.slice(0, -1)), false);
-  });
-
-  it('only the first 72 bytes of a password count', () => {
-    const hash = pythonHashes([{ password: Buffer.from('k'.repeat(72)), salt: '$2b$04$abcdefghijklmnopqrstuu' }])[0];
-    assert.equal(bcryptVerify(Buffer.from('k'.repeat(90)), hash), true);
-    assert.equal(bcryptVerify(Buffer.from('k'.repeat(71)), hash), false);
+  it('a decoy digest has the asked cost and no password matches it', async () => {
+    for (const cost of [4, 5]) {
+      const decoy = decoyDigest(cost);
+      assert.equal(costOf(decoy), cost);
+      for (const password of PASSWORDS) assert.equal(await checkPassword(password, decoy), false);
+    }
+    assert.equal(costOf(decoyDigest(0)), 4);
   });
 });

@@ -10,12 +10,12 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { startConductorService, ConductorService } from '../../src/conductor/service';
 import { createConductorClient, serveConductorRpc, ConductorClient, RpcServer } from '../../src/rpc';
 import { RingManager } from '../../src/conductor/ring-manager';
 import { InvalidStateRequested, IronicError, NodeTraitNotFound } from '../../src/common/errors';
-import { bcryptHash } from '../../src/auth/bcrypt';
+import { hashSync } from 'bcrypt';
 import type { Overrides } from '../../src/conf/config';
 import { makeConf, sqliteDb, TempDb } from '../conductor/support';
 import { makeTestPki } from '../protocols/redfish/helpers/pki';
@@ -124,7 +124,7 @@ test('the server speaks JSON-RPC 2.0: POST only, parse and request errors, unkno
 test('http_basic: the server checks [json_rpc]http_basic_auth_user_file, the client sends [json_rpc] credentials', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'json-rpc-basic-'));
   const file = path.join(dir, 'htpasswd');
-  fs.writeFileSync(file, `rpcuser:${bcryptHash(Buffer.from('rpcpass'), 4, randomBytes(16))}\n`);
+  fs.writeFileSync(file, `rpcuser:${hashSync('rpcpass', 4)}\n`);
   const host = '127.0.0.4';
   const serverConf = rpcConf(host, { json_rpc: { auth_strategy: 'http_basic', http_basic_auth_user_file: file } });
   const svc = await startConductorService({ conf: serverConf, db: tmp.db });

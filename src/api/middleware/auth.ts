@@ -104,7 +104,7 @@ function httpBasicAuth(conf: Config): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
     if (isPublicRoute(ctx.path)) return next();
     try {
-      file.authenticate(ctx.headers.authorization);
+      await file.authenticate(ctx.headers.authorization);
     } catch (err) {
       if (!(err instanceof BasicAuthFailure)) throw err;
       log.info(`HTTP basic authentication failed: ${err.message}`);
