@@ -3,17 +3,26 @@
  * checked at start (ConfigInvalid) and read again on every request, as ironic_lib does, so
  * edits take effect without a restart. Beyond ironic_lib: digests are checked off the event loop,
  * an unknown user costs the same bcrypt work as a known one (user names cannot be told apart by
- * timing), and successful checks are remembered per (entry, password) digest so a client's every request does
+ * timing), failures are limited per client address (429 with Retry-After, no bcrypt work), and
+ * successful checks are remembered per (entry, password) digest so a client's every request does
  * not cost a bcrypt.
  */
 import * as fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { checkPassword, costOf, decoyDigest } from './bcrypt-digest';
+import { FailureLimiter } from './failure-limiter';
 
-/** ironic_lib's exceptions: status and message; 401s carry the Basic challenge. */
+/** ironic_lib's exceptions (and the limiter's 429): status and message. */
 export class BasicAuthFailure extends Error {
-  constructor(readonly code: 400 | 401 | 500, message: string) {
+  constructor(readonly code: 400 | 401 | 429 | 500, message: string, readonly retryAfterSeconds?: number) {
     super(message);
+  }
+
+  /** The Basic challenge with a 401, Retry-After with a 429. */
+  headers(): Record<string, string> {
+    if (this.code === 401) return { 'WWW-Authenticate': 'Basic realm="Baremetal API"' };
+    if (this.code === 429) return { 'Retry-After': String(this.retryAfterSeconds) };
+    return {};
   }
 }
 
@@ -57,6 +66,7 @@ function decoyFor(entries: string[]): string {
 
 export class HtpasswdFile {
   private readonly verified = new Set<string>();
+  private readonly limiter = new FailureLimiter();
 
   /** Validates the file now, as BasicAuthMiddleware's constructor does. */
   constructor(readonly path: string) {
@@ -74,9 +84,21 @@ export class HtpasswdFile {
   }
 
   /** The authenticated user name; throws BasicAuthFailure otherwise. */
-  async authenticate(header: string | undefined): Promise<string> {
+  async authenticate(header: string | undefined, clientAddress: string): Promise<string> {
     const { username, password } = credentialsFrom(header);
-    await this.verify(username, password);
+    const admission = this.limiter.admit(clientAddress);
+    if (!admission.allowed) {
+      throw new BasicAuthFailure(429, `Too many failed authentication attempts, retry in ${admission.retryAfterSeconds} seconds`,
+        admission.retryAfterSeconds);
+    }
+    try {
+      await this.verify(username, password);
+    } catch (err) {
+      // Only a wrong user or password counts against the client; an unreadable file does not.
+      if (!(err instanceof BasicAuthFailure && err.code === 401)) admission.refund();
+      throw err;
+    }
+    admission.refund();
     return username;
   }
 

@@ -15,8 +15,8 @@ export interface AuthRefusal {
   headers?: Record<string, string>;
 }
 
-/** Returns null when the request may proceed. */
-export type RequestGate = (headers: IncomingHttpHeaders) => Promise<AuthRefusal | null>;
+/** Returns null when the request may proceed; clientAddress is the peer's IP address. */
+export type RequestGate = (headers: IncomingHttpHeaders, clientAddress: string) => Promise<AuthRefusal | null>;
 
 export function jsonRpcAuthStrategy(conf: Config): string {
   return conf.optStr('json_rpc', 'auth_strategy') ?? conf.str('DEFAULT', 'auth_strategy');
@@ -24,13 +24,13 @@ export function jsonRpcAuthStrategy(conf: Config): string {
 
 function basicGate(conf: Config): RequestGate {
   const file = new HtpasswdFile(conf.str('json_rpc', 'http_basic_auth_user_file'));
-  return async (headers) => {
+  return async (headers, clientAddress) => {
     try {
-      await file.authenticate(headers.authorization);
+      await file.authenticate(headers.authorization, clientAddress);
       return null;
     } catch (err) {
       if (!(err instanceof BasicAuthFailure)) throw err;
-      return { status: err.code, message: err.message, headers: err.code === 401 ? { 'WWW-Authenticate': 'Basic realm="Baremetal API"' } : undefined };
+      return { status: err.code, message: err.message, headers: err.headers() };
     }
   };
 }

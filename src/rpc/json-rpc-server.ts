@@ -98,7 +98,7 @@ export async function serveJsonRpc(conf: Config, local: ConductorApi): Promise<J
         send(res, 405, { error: { code: 405, message: 'Only POST method can be used' } });
         return;
       }
-      const refusal = await gate(req.headers);
+      const refusal = await gate(req.headers, req.socket.remoteAddress ?? '');
       if (refusal) {
         send(res, refusal.status, { error: { code: refusal.status, message: refusal.message } }, refusal.headers);
         return;

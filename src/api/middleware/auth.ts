@@ -104,12 +104,11 @@ function httpBasicAuth(conf: Config): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
     if (isPublicRoute(ctx.path)) return next();
     try {
-      await file.authenticate(ctx.headers.authorization);
+      await file.authenticate(ctx.headers.authorization, ctx.req.socket.remoteAddress ?? '');
     } catch (err) {
       if (!(err instanceof BasicAuthFailure)) throw err;
       log.info(`HTTP basic authentication failed: ${err.message}`);
-      const headers: Record<string, string> = err.code === 401 ? { 'WWW-Authenticate': 'Basic realm="Baremetal API"' } : {};
-      sendRaw(ctx, err.code, { ...headers, 'Content-Type': 'application/json' },
+      sendRaw(ctx, err.code, { ...err.headers(), 'Content-Type': 'application/json' },
         JSON.stringify({ error: { message: err.message, code: err.code } }));
       return;
     }
