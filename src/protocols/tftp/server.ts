@@ -5,7 +5,8 @@
 import * as dgram from 'node:dgram';
 import { promises as fsp } from 'node:fs';
 import * as net from 'node:net';
-import { negotiate, MAX_BLKSIZE, type NegotiationLimits } from './options';
+import { TFTP_DEFAULTS } from './defaults';
+import { negotiate, type NegotiationLimits } from './options';
 import { Opcode, TftpErrorCode, decodePacket, encodeError, type RequestPacket } from './packets';
 import { ReadTransfer, type Peer, type TransferLimits, type TransferOutcome } from './read-transfer';
 import { TftpPathError, resolveInRoot } from './resolve-path';
@@ -16,21 +17,23 @@ export interface TftpServerOptions {
   root: string;
   host?: string;
   port?: number;
-  /** Concurrent transfers; further requests get an error. Default 64. */
+  /** Concurrent transfers; further requests get an error. Defaults: TFTP_DEFAULTS. */
   maxTransfers?: number;
-  /** Concurrent transfers per client address, so one host cannot take every slot. Default 8. */
+  /** Concurrent transfers per client address, so one host cannot take every slot. */
   maxTransfersPerClient?: number;
-  /** Retransmission timeout when the client does not negotiate one. Default 1000 ms. */
+  /** Retransmission timeout when the client does not negotiate one. */
   timeoutMs?: number;
-  /** Largest timeout option (seconds) a client may negotiate; larger ones are declined. Default 5. */
+  /** Largest timeout option (seconds) a client may negotiate; larger ones are declined. */
   maxTimeoutS?: number;
-  /** Resends of one packet before a transfer is abandoned. Default 5. */
+  /** Resends of one packet (or window) before a transfer is abandoned. */
   retries?: number;
-  /** A transfer with no ACK moving it on for this long is dropped. Default 15000 ms. */
+  /** A transfer with no ACK moving it on for this long is dropped, whatever timeout it negotiated. */
   idleMs?: number;
-  /** A transfer still running after this long is dropped. Default 1800000 ms (30 minutes). */
+  /** A transfer still running after this long is dropped. */
   lifetimeMs?: number;
+  /** Largest blksize agreed (RFC 2348); a client asking more gets this. */
   maxBlksize?: number;
+  /** Largest windowsize agreed (RFC 7440); a client asking more gets this. */
   maxWindowsize?: number;
   /** Called once per finished transfer (for logs/metrics). */
   onTransfer?: (event: TransferEvent) => void;
@@ -70,13 +73,13 @@ function settingsFrom(opts: TftpServerOptions): Settings {
   return {
     root: opts.root,
     host: opts.host ?? '127.0.0.1',
-    maxTransfers: opts.maxTransfers ?? 64,
-    maxTransfersPerClient: opts.maxTransfersPerClient ?? 8,
-    timeoutMs: opts.timeoutMs ?? 1000,
-    maxTimeoutS: opts.maxTimeoutS ?? 5,
-    limits: { retries: opts.retries ?? 5, idleMs: opts.idleMs ?? 15_000, lifetimeMs: opts.lifetimeMs ?? 1_800_000 },
-    maxBlksize: opts.maxBlksize ?? MAX_BLKSIZE,
-    maxWindowsize: opts.maxWindowsize ?? 64,
+    maxTransfers: opts.maxTransfers ?? TFTP_DEFAULTS.maxTransfers,
+    maxTransfersPerClient: opts.maxTransfersPerClient ?? TFTP_DEFAULTS.maxTransfersPerClient,
+    timeoutMs: opts.timeoutMs ?? TFTP_DEFAULTS.timeoutMs,
+    maxTimeoutS: opts.maxTimeoutS ?? TFTP_DEFAULTS.maxTimeoutS,
+    limits: { retries: opts.retries ?? TFTP_DEFAULTS.retries, idleMs: opts.idleMs ?? TFTP_DEFAULTS.idleMs, lifetimeMs: opts.lifetimeMs ?? TFTP_DEFAULTS.lifetimeMs },
+    maxBlksize: opts.maxBlksize ?? TFTP_DEFAULTS.maxBlksize,
+    maxWindowsize: opts.maxWindowsize ?? TFTP_DEFAULTS.maxWindowsize,
     onTransfer: opts.onTransfer ?? (() => undefined),
   };
 }

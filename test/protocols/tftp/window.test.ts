@@ -8,6 +8,7 @@ import * as crypto from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { start, type TftpServer } from '../../../src/protocols/tftp/server';
+import { TFTP_DEFAULTS } from '../../../src/protocols/tftp/defaults';
 import { tftpGet } from './mini-client';
 
 let dir: string;
@@ -64,5 +65,14 @@ test('lost DATA and lost ACKs are recovered from the first unacknowledged block'
 
 test('windowsize 1 (lock-step) survives lost DATA and ACKs', async () => {
   const g = await tftpGet(server.port, 'file.bin', { dropData: (n) => n % 97 === 0, dropAck: (n) => n % 89 === 0 });
+  assert.deepEqual(g.data, file);
+});
+
+test('blksize and windowsize above the caps are answered with the caps (RFC 2348, RFC 7440), bounding one window', async () => {
+  const asked = new Map([['blksize', '65464'], ['windowsize', '65535'], ['tsize', '0']]);
+  const g = await tftpGet(server.port, 'file.bin', { options: asked });
+  assert.equal(g.oack?.get('blksize'), String(TFTP_DEFAULTS.maxBlksize));
+  assert.equal(g.oack?.get('windowsize'), String(TFTP_DEFAULTS.maxWindowsize));
+  assert.equal(g.oack?.get('tsize'), String(file.length));
   assert.deepEqual(g.data, file);
 });
