@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import type { Config } from '../conf/config';
 import { log } from '../common/log';
 import { startHttpFileServer, type HttpFileServer } from '../protocols/http';
-import { start as startTftp, type TftpServer } from '../protocols/tftp';
+import { start as startTftp, type TftpServer, type TftpServerOptions } from '../protocols/tftp';
 
 export interface BootServers {
   tftp?: TftpServer;
@@ -15,10 +15,24 @@ export interface BootServers {
   stop(): Promise<void>;
 }
 
+function tftpLimits(conf: Config): Partial<TftpServerOptions> {
+  const int = (name: string) => conf.int('pxe', `builtin_tftp_${name}`);
+  return {
+    maxTransfers: int('max_transfers'),
+    maxTransfersPerClient: int('max_transfers_per_client'),
+    maxTimeoutS: int('max_timeout'),
+    retries: int('retries'),
+    idleMs: int('idle_timeout') * 1000,
+    lifetimeMs: int('max_lifetime') * 1000,
+    maxBlksize: int('max_blksize'),
+    maxWindowsize: int('max_windowsize'),
+  };
+}
+
 async function startTftpServer(conf: Config): Promise<TftpServer> {
   const root = conf.str('pxe', 'tftp_root');
   await fsp.mkdir(root, { recursive: true });
-  const server = await startTftp({ root, host: conf.str('pxe', 'builtin_tftp_host'), port: conf.int('pxe', 'builtin_tftp_port') });
+  const server = await startTftp({ root, host: conf.str('pxe', 'builtin_tftp_host'), port: conf.int('pxe', 'builtin_tftp_port'), ...tftpLimits(conf) });
   log.info(`Built-in TFTP server serving ${root} on ${server.address}:${server.port}`);
   return server;
 }

@@ -1,5 +1,7 @@
 /** Options ironic-ts adds beyond Ironic's catalog; each says why it exists. */
 import type { Catalog } from '../registry';
+import { TFTP_DEFAULTS } from '../../protocols/tftp/defaults';
+import { MAX_BLKSIZE } from '../../protocols/tftp/options';
 
 export const EXTRA_OPTIONS: Catalog = {
   DEFAULT: {
@@ -21,6 +23,18 @@ export const EXTRA_OPTIONS: Catalog = {
     builtin_tftp_server: { type: 'bool', default: false },
     builtin_tftp_host: { type: 'string', default: '0.0.0.0' },
     builtin_tftp_port: { type: 'port', default: 69 },
+    // Limits of the built-in TFTP server: anyone who can reach the port opens transfers with one
+    // unauthenticated packet, so how many and for how long must be bounded (durations in seconds).
+    builtin_tftp_max_transfers: { type: 'int', default: TFTP_DEFAULTS.maxTransfers, min: 1 },
+    builtin_tftp_max_transfers_per_client: { type: 'int', default: TFTP_DEFAULTS.maxTransfersPerClient, min: 1 },
+    // Largest timeout option (RFC 2349) a client may negotiate; a larger one is declined.
+    builtin_tftp_max_timeout: { type: 'int', default: TFTP_DEFAULTS.maxTimeoutS, min: 1, max: 255 },
+    builtin_tftp_retries: { type: 'int', default: TFTP_DEFAULTS.retries, min: 0 },
+    // A transfer with no ACK moving it on for this long is dropped, whatever timeout it negotiated.
+    builtin_tftp_idle_timeout: { type: 'int', default: TFTP_DEFAULTS.idleMs / 1000, min: 1 },
+    builtin_tftp_max_lifetime: { type: 'int', default: TFTP_DEFAULTS.lifetimeMs / 1000, min: 1 },
+    builtin_tftp_max_blksize: { type: 'int', default: TFTP_DEFAULTS.maxBlksize, min: 8, max: MAX_BLKSIZE },
+    builtin_tftp_max_windowsize: { type: 'int', default: TFTP_DEFAULTS.maxWindowsize, min: 1, max: 65535 },
   },
   deploy: {
     // Serve [deploy]http_root (iPXE scripts, kernels, images) from the conductor's built-in HTTP

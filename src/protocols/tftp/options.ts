@@ -13,6 +13,12 @@ export interface NegotiationLimits {
   maxBlksize: number;
   /** Largest window we will agree to. */
   maxWindowsize: number;
+  /**
+   * Largest client timeout (seconds) we will agree to. RFC 2349 lets a
+   * server only accept the requested value or leave it out, so a larger one
+   * is declined and our own retransmission timeout applies.
+   */
+  maxTimeoutS: number;
 }
 
 export interface TransferParams {
@@ -45,7 +51,7 @@ export function negotiate(
     accepted.set('blksize', String(blksize));
   }
   const to = parseIntStrict(requested.get('timeout') ?? '');
-  if (to !== undefined && to >= 1 && to <= 255) {
+  if (to !== undefined && to >= 1 && to <= Math.min(255, limits.maxTimeoutS)) {
     timeoutMs = to * 1000;
     accepted.set('timeout', String(to));
   }

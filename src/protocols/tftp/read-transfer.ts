@@ -1,9 +1,10 @@
 /**
  * One read (download) session on its own UDP socket, i.e. its own TID.
- * Sends a window of DATA blocks, waits for the ACK, retransmits from the
- * first unacknowledged block on timeout. Block numbers are 16 bits on the
- * wire and roll over to 0 after 65535; internally blocks are counted
- * without wrapping so large files work.
+ * Sends DATA in a sliding window (RFC 7440): at most `windowsize` blocks
+ * are unacknowledged at a time, an ACK slides the window and releases only
+ * blocks not yet sent, and a timeout resends from the first unacknowledged
+ * block. Block numbers are 16 bits on the wire and roll over to 0 after
+ * 65535; internally blocks are counted without wrapping so large files work.
  */
 import type * as dgram from 'node:dgram';
 import type { FileHandle } from 'node:fs/promises';
@@ -21,21 +22,34 @@ export interface ReadTransferInit {
   file: FileHandle;
   size: number;
   params: TransferParams;
+  limits: TransferLimits;
+}
+
+/** Bounds on how long a transfer may hold its slot, whatever the client negotiated. */
+export interface TransferLimits {
   /** How many times one packet (or window) is resent before giving up. */
   retries: number;
+  /** Longest wait for an ACK that moves the transfer on. */
+  idleMs: number;
+  /** Longest a transfer may last in total. */
+  lifetimeMs: number;
 }
 
 const READ_AHEAD = 256 * 1024;
 
-export type TransferOutcome = 'complete' | 'timeout' | 'aborted-by-peer' | 'closed' | 'io-error';
+export type TransferOutcome = 'complete' | 'timeout' | 'idle' | 'expired' | 'aborted-by-peer' | 'closed' | 'io-error';
 
 export class ReadTransfer {
   private readonly lastBlock: number;
+  /** First block not yet acknowledged. */
   private base = 1;
+  /** Highest block sent so far; blocks base..sentUpTo are in flight. */
   private sentUpTo = 0;
   private awaitingOackAck: boolean;
   private retriesLeft: number;
   private timer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly lifetimeTimer: NodeJS.Timeout;
   private queue: Promise<void> = Promise.resolve();
   private readAhead: { offset: number; data: Buffer } | undefined;
   private finished = false;
@@ -46,9 +60,11 @@ export class ReadTransfer {
     // The final block is always shorter than blksize, possibly empty.
     this.lastBlock = Math.floor(init.size / init.params.blksize) + 1;
     this.awaitingOackAck = init.params.accepted.size > 0;
-    this.retriesLeft = init.retries;
+    this.retriesLeft = init.limits.retries;
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     init.socket.on('message', (msg, rinfo) => this.enqueue(() => this.onMessage(msg, rinfo)));
+    this.lifetimeTimer = setTimeout(() => this.giveUp('expired', 'Transfer time limit exceeded'), init.limits.lifetimeMs);
+    this.armIdleTimer();
   }
 
   start(): void {
@@ -69,23 +85,28 @@ export class ReadTransfer {
     this.init.socket.send(buf, this.init.peer.port, this.init.peer.address);
   }
 
+  /** (Re)sends the OACK, or the window from the first unacknowledged block. */
   private async sendCurrent(): Promise<void> {
     if (this.finished) return;
     if (this.awaitingOackAck) this.send(encodeOack(this.init.params.accepted));
-    else await this.sendWindow();
+    else await this.sendBlocks(this.base, this.windowEnd());
     this.armTimer();
   }
 
-  private async sendWindow(): Promise<void> {
-    const { blksize, windowsize } = this.init.params;
-    const last = Math.min(this.base + windowsize - 1, this.lastBlock);
-    const start = (this.base - 1) * blksize;
-    const data = await this.readRange(start, Math.min((last - this.base + 1) * blksize, this.init.size - start));
-    for (let abs = this.base; abs <= last; abs++) {
-      const from = (abs - this.base) * blksize;
+  private windowEnd(): number {
+    return Math.min(this.base + this.init.params.windowsize - 1, this.lastBlock);
+  }
+
+  private async sendBlocks(first: number, last: number): Promise<void> {
+    if (first > last) return;
+    const { blksize } = this.init.params;
+    const start = (first - 1) * blksize;
+    const data = await this.readRange(start, Math.min((last - first + 1) * blksize, this.init.size - start));
+    for (let abs = first; abs <= last; abs++) {
+      const from = (abs - first) * blksize;
       this.send(encodeData(abs & 0xffff, data.subarray(Math.min(from, data.length), Math.min(from + blksize, data.length))));
     }
-    this.sentUpTo = last;
+    this.sentUpTo = Math.max(this.sentUpTo, last);
   }
 
   /**
@@ -110,14 +131,24 @@ export class ReadTransfer {
     this.timer = setTimeout(() => this.enqueue(() => this.onTimeout()), this.init.params.timeoutMs);
   }
 
+  /** Restarted on every ACK that moves the transfer on. */
+  private armIdleTimer(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.giveUp('idle', 'Timeout'), this.init.limits.idleMs);
+  }
+
   private async onTimeout(): Promise<void> {
     if (this.finished) return;
     if (this.retriesLeft-- <= 0) {
-      this.send(encodeError(TftpErrorCode.NOT_DEFINED, 'Timeout'));
-      this.finish('timeout');
+      this.giveUp('timeout', 'Timeout');
       return;
     }
     await this.sendCurrent();
+  }
+
+  /** Tells the client why (RFC 1350 error code 0) and frees the slot. */
+  private giveUp(outcome: TransferOutcome, message: string): void {
+    this.finish(outcome, encodeError(TftpErrorCode.NOT_DEFINED, message));
   }
 
   private async onMessage(msg: Buffer, rinfo: Peer): Promise<void> {
@@ -154,8 +185,8 @@ export class ReadTransfer {
       this.awaitingOackAck = false;
     } else {
       const abs = this.ackedBlock(wire);
-      // Duplicate ACKs are ignored (no retransmit) to avoid the Sorcerer's
-      // Apprentice syndrome; the timer covers genuine loss.
+      // Duplicate and old ACKs are ignored (no retransmit) to avoid the
+      // Sorcerer's Apprentice syndrome; the timer covers genuine loss.
       if (abs === undefined) return;
       if (abs === this.lastBlock) {
         this.finish('complete');
@@ -163,15 +194,25 @@ export class ReadTransfer {
       }
       this.base = abs + 1;
     }
-    this.retriesLeft = this.init.retries;
-    await this.sendCurrent();
+    this.retriesLeft = this.init.limits.retries;
+    this.armIdleTimer();
+    // Slide, do not restart: blocks after the acknowledged one that are
+    // already in flight are not resent (an ACK per block would otherwise
+    // cost a whole window each); only the room the ACK freed is filled.
+    await this.sendBlocks(this.sentUpTo + 1, this.windowEnd());
+    this.armTimer();
   }
 
-  private finish(outcome: TransferOutcome): void {
+  /** Ends the transfer; a `farewell` packet is flushed before the socket closes (closing at once would drop it). */
+  private finish(outcome: TransferOutcome, farewell?: Buffer): void {
     if (this.finished) return;
     this.finished = true;
     clearTimeout(this.timer);
-    this.init.socket.close();
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.lifetimeTimer);
+    const { socket, peer } = this.init;
+    if (farewell) socket.send(farewell, peer.port, peer.address, () => socket.close());
+    else socket.close();
     this.resolveDone(outcome);
   }
 }

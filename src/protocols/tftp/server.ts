@@ -5,23 +5,35 @@
 import * as dgram from 'node:dgram';
 import { promises as fsp } from 'node:fs';
 import * as net from 'node:net';
-import { negotiate, MAX_BLKSIZE } from './options';
+import { TFTP_DEFAULTS } from './defaults';
+import { negotiate, type NegotiationLimits } from './options';
 import { Opcode, TftpErrorCode, decodePacket, encodeError, type RequestPacket } from './packets';
-import { ReadTransfer, type Peer, type TransferOutcome } from './read-transfer';
+import { ReadTransfer, type Peer, type TransferLimits, type TransferOutcome } from './read-transfer';
 import { TftpPathError, resolveInRoot } from './resolve-path';
+import { Slots } from './slots';
 
 export interface TftpServerOptions {
   /** Directory served (Ironic's [pxe]tftp_root). */
   root: string;
   host?: string;
   port?: number;
-  /** Concurrent transfers; further requests get an error. Default 64. */
+  /** Concurrent transfers; further requests get an error. Defaults: TFTP_DEFAULTS. */
   maxTransfers?: number;
-  /** Retransmission timeout when the client does not negotiate one. Default 1000 ms. */
+  /** Concurrent transfers per client address, so one host cannot take every slot. */
+  maxTransfersPerClient?: number;
+  /** Retransmission timeout when the client does not negotiate one. */
   timeoutMs?: number;
-  /** Resends of one packet before a transfer is abandoned. Default 5. */
+  /** Largest timeout option (seconds) a client may negotiate; larger ones are declined. */
+  maxTimeoutS?: number;
+  /** Resends of one packet (or window) before a transfer is abandoned. */
   retries?: number;
+  /** A transfer with no ACK moving it on for this long is dropped, whatever timeout it negotiated. */
+  idleMs?: number;
+  /** A transfer still running after this long is dropped. */
+  lifetimeMs?: number;
+  /** Largest blksize agreed (RFC 2348); a client asking more gets this. */
   maxBlksize?: number;
+  /** Largest windowsize agreed (RFC 7440); a client asking more gets this. */
   maxWindowsize?: number;
   /** Called once per finished transfer (for logs/metrics). */
   onTransfer?: (event: TransferEvent) => void;
@@ -47,14 +59,13 @@ export class TftpServerError extends Error {
 
 const ACCEPTED_MODES = new Set(['octet', 'netascii']);
 
-interface Settings {
+interface Settings extends NegotiationLimits {
   root: string;
   host: string;
   maxTransfers: number;
+  maxTransfersPerClient: number;
   timeoutMs: number;
-  retries: number;
-  maxBlksize: number;
-  maxWindowsize: number;
+  limits: TransferLimits;
   onTransfer: (e: TransferEvent) => void;
 }
 
@@ -62,11 +73,13 @@ function settingsFrom(opts: TftpServerOptions): Settings {
   return {
     root: opts.root,
     host: opts.host ?? '127.0.0.1',
-    maxTransfers: opts.maxTransfers ?? 64,
-    timeoutMs: opts.timeoutMs ?? 1000,
-    retries: opts.retries ?? 5,
-    maxBlksize: opts.maxBlksize ?? MAX_BLKSIZE,
-    maxWindowsize: opts.maxWindowsize ?? 64,
+    maxTransfers: opts.maxTransfers ?? TFTP_DEFAULTS.maxTransfers,
+    maxTransfersPerClient: opts.maxTransfersPerClient ?? TFTP_DEFAULTS.maxTransfersPerClient,
+    timeoutMs: opts.timeoutMs ?? TFTP_DEFAULTS.timeoutMs,
+    maxTimeoutS: opts.maxTimeoutS ?? TFTP_DEFAULTS.maxTimeoutS,
+    limits: { retries: opts.retries ?? TFTP_DEFAULTS.retries, idleMs: opts.idleMs ?? TFTP_DEFAULTS.idleMs, lifetimeMs: opts.lifetimeMs ?? TFTP_DEFAULTS.lifetimeMs },
+    maxBlksize: opts.maxBlksize ?? TFTP_DEFAULTS.maxBlksize,
+    maxWindowsize: opts.maxWindowsize ?? TFTP_DEFAULTS.maxWindowsize,
     onTransfer: opts.onTransfer ?? (() => undefined),
   };
 }
@@ -87,20 +100,22 @@ function bind(sock: dgram.Socket, host: string, port: number): Promise<void> {
 
 class Server {
   private readonly transfers = new Set<ReadTransfer>();
-  /** Client endpoints with a transfer under way: a retransmitted RRQ must not start a second one. */
-  private readonly peers = new Set<string>();
-  private pending = 0;
+  private readonly slots: Slots;
 
   constructor(
     private readonly s: Settings,
     readonly socket: dgram.Socket,
   ) {
-    socket.on('message', (msg, rinfo) => void this.onRequest(msg, rinfo));
+    this.slots = new Slots(s.maxTransfers, s.maxTransfersPerClient);
+    // A request that fails unexpectedly (no socket or file handle to be had)
+    // is dropped rather than left as an unhandled rejection; the client retries.
+    socket.on('message', (msg, rinfo) => void this.onRequest(msg, rinfo).catch(() => undefined));
     socket.on('error', () => undefined);
   }
 
+  /** Transfers under way, including requests still being opened. */
   active(): number {
-    return this.transfers.size + this.pending;
+    return this.slots.size;
   }
 
   private async openTid(): Promise<dgram.Socket> {
@@ -128,17 +143,14 @@ class Server {
     if (req.op === Opcode.WRQ) return this.refuse(peer, req.filename, TftpErrorCode.ACCESS_VIOLATION, 'Server is read-only');
     if (req.op !== Opcode.RRQ) return this.refuse(peer, '', TftpErrorCode.ILLEGAL_OPERATION, 'Illegal TFTP operation');
     if (!ACCEPTED_MODES.has(req.mode)) return this.refuse(peer, req.filename, TftpErrorCode.ILLEGAL_OPERATION, `Unsupported mode ${req.mode}`);
-    const peerKey = `${peer.address}|${peer.port}`;
-    if (this.peers.has(peerKey)) return;
-    if (this.active() >= this.s.maxTransfers) return this.refuse(peer, req.filename, TftpErrorCode.NOT_DEFINED, 'Server busy');
-    this.pending++;
-    this.peers.add(peerKey);
+    const slot = this.slots.take(peer);
+    if (slot === 'duplicate') return;
+    if (slot === 'busy') return this.refuse(peer, req.filename, TftpErrorCode.NOT_DEFINED, 'Server busy');
     let started = false;
     try {
-      started = await this.serve(req, peer, () => this.peers.delete(peerKey));
+      started = await this.serve(req, peer, slot.release);
     } finally {
-      this.pending--;
-      if (!started) this.peers.delete(peerKey);
+      if (!started) slot.release();
     }
   }
 
@@ -160,10 +172,17 @@ class Server {
       await this.refuse(peer, req.filename, TftpErrorCode.ACCESS_VIOLATION, 'Access violation');
       return false;
     }
-    const { size } = await file.stat();
+    let size: number;
+    let socket: dgram.Socket;
+    try {
+      size = (await file.stat()).size;
+      socket = await this.openTid();
+    } catch (err) {
+      await file.close().catch(() => undefined);
+      throw err;
+    }
     const params = negotiate(req.options, size, this.s.timeoutMs, this.s);
-    const socket = await this.openTid();
-    const transfer = new ReadTransfer({ socket, peer, file, size, params, retries: this.s.retries });
+    const transfer = new ReadTransfer({ socket, peer, file, size, params, limits: this.s.limits });
     this.transfers.add(transfer);
     transfer.start();
     void transfer.done.then(async (outcome) => {
