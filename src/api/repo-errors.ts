@@ -4,13 +4,14 @@
  */
 import * as errors from '../common/errors';
 import { DbError, DuplicateError, InvalidSortKeyError, NotFoundError } from '../db/errors';
+import { lookupTable } from '../common/own-keys';
 
 type ErrorClass = errors.IronicErrorClass;
 
-const NOT_FOUND_PARAM: Record<string, string> = {
+const NOT_FOUND_PARAM: Record<string, string> = lookupTable({
   Port: 'port', Portgroup: 'portgroup', Chassis: 'chassis', Node: 'node', Allocation: 'allocation',
   DeployTemplate: 'template', VolumeConnector: 'connector', VolumeTarget: 'target', Conductor: 'conductor',
-};
+});
 
 function classFor(kind: string): ErrorClass | null {
   const found = (errors as unknown as Record<string, unknown>)[kind];

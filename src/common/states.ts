@@ -2,6 +2,7 @@
  * Ironic's provision and power state strings (ironic/common/states.py), the API verbs that map
  * onto state-machine events, and the state groups other layers consult.
  */
+import { lookupTable } from './own-keys';
 
 // Provision states.
 export const NOSTATE = null;
@@ -50,7 +51,7 @@ export const SOFT_REBOOT = 'soft rebooting';
 export const SOFT_POWER_OFF = 'soft power off';
 
 /** API provision targets -> state-machine events (`rebuild` passes through unchanged). */
-export const VERBS: Readonly<Record<string, string>> = {
+export const VERBS: Readonly<Record<string, string>> = lookupTable({
   active: 'deploy',
   deploy: 'deploy',
   deleted: 'delete',
@@ -65,7 +66,7 @@ export const VERBS: Readonly<Record<string, string>> = {
   unrescue: 'unrescue',
   unhold: 'unhold',
   service: 'service',
-};
+});
 
 export const STABLE_STATES: readonly string[] = [ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR, RESCUE];
 

@@ -9,12 +9,13 @@ import { instanceNotFound, IronicApiError, VifPlugError } from './errors';
 import { nodeInventory, nodeResource, resourcesUnavailable, resourcesUsed, Inventory, NodeResource } from './resources';
 import type { NetworkInfo, ProgressFn, WaitOptions } from './types';
 import { pollUntil } from './wait';
+import { lookupTable } from '../common/own-keys';
 
 /** _POWER_STATE_MAP onto nova.compute.power_state. */
-const NOVA_POWER_STATE: Record<string, { code: number; name: string }> = {
+const NOVA_POWER_STATE: Record<string, { code: number; name: string }> = lookupTable({
   'power on': { code: 1, name: 'RUNNING' },
   'power off': { code: 4, name: 'SHUTDOWN' },
-};
+});
 
 export interface DriverOptions extends WaitOptions {
   onProgress?: ProgressFn;

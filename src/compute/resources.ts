@@ -3,9 +3,10 @@
  * get_available_resource (_node_resource) and the inventory of update_provider_tree.
  */
 import type { IronicNode } from './client';
+import { lookupTable } from '../common/own-keys';
 
 /** Nova's canonical architecture names for the aliases operators commonly use. */
-const ARCH_ALIASES: Record<string, string> = { amd64: 'x86_64', i386: 'i686', i486: 'i686', i586: 'i686', x86_32: 'i686', x86_32p: 'i686' };
+const ARCH_ALIASES: Record<string, string> = lookupTable({ amd64: 'x86_64', i386: 'i686', i486: 'i686', i586: 'i686', x86_32: 'i686', x86_32p: 'i686' });
 
 export interface NodeResource {
   uuid: string;

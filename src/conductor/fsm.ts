@@ -4,6 +4,7 @@
  */
 import * as s from '../common/states';
 import { InvalidState } from '../common/errors';
+import { lookupTable } from '../common/own-keys';
 
 type Transitions = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
@@ -48,7 +49,7 @@ export const TRANSITIONS: Transitions = {
 };
 
 /** Where each non-stable state is heading (add_state(..., target=...)). */
-export const TARGETS: Readonly<Record<string, string>> = {
+export const TARGETS: Readonly<Record<string, string>> = lookupTable({
   [s.VERIFYING]: s.MANAGEABLE,
   [s.DEPLOYING]: s.ACTIVE, [s.DEPLOYWAIT]: s.ACTIVE, [s.DEPLOYFAIL]: s.ACTIVE, [s.DEPLOYHOLD]: s.ACTIVE,
   [s.CLEANING]: s.AVAILABLE, [s.CLEANWAIT]: s.AVAILABLE, [s.CLEANFAIL]: s.AVAILABLE, [s.CLEANHOLD]: s.AVAILABLE,
@@ -58,7 +59,7 @@ export const TARGETS: Readonly<Record<string, string>> = {
   [s.RESCUING]: s.RESCUE, [s.RESCUEWAIT]: s.RESCUE, [s.RESCUEFAIL]: s.RESCUE,
   [s.UNRESCUING]: s.ACTIVE, [s.UNRESCUEFAIL]: s.ACTIVE,
   [s.SERVICING]: s.ACTIVE, [s.SERVICEWAIT]: s.ACTIVE, [s.SERVICEFAIL]: s.ACTIVE, [s.SERVICEHOLD]: s.ACTIVE,
-};
+});
 
 export const ALL_STATES: readonly string[] = Object.keys(TRANSITIONS);
 

@@ -2,9 +2,10 @@
  * Recognises UNIQUE/PRIMARY KEY violations from SQLite and MySQL/MariaDB and names the
  * columns involved, like oslo.db's DBDuplicateEntry.columns.
  */
+import { lookupTable } from '../common/own-keys';
 
 /** Unique constraint name -> columns, for MySQL messages that only name the key. */
-const UNIQUE_KEYS: Readonly<Record<string, readonly string[]>> = {
+const UNIQUE_KEYS: Readonly<Record<string, readonly string[]>> = lookupTable({
   uniq_chassis0uuid: ['uuid'],
   uniq_conductors0hostname: ['hostname'],
   uniq_conductorhardwareinterfaces0: ['conductor_id', 'hardware_type', 'interface_type', 'interface_name'],
@@ -31,7 +32,7 @@ const UNIQUE_KEYS: Readonly<Record<string, readonly string[]>> = {
   uniq_runbooks0name: ['name'],
   uniq_inspection_rules0uuid: ['uuid'],
   PRIMARY: ['primary'],
-};
+});
 
 interface DriverError {
   code?: unknown;

@@ -4,10 +4,11 @@
  * \uXXXX, floats in repr() form. Keeping the bytes identical lets Python Ironic and ironic-ts
  * share rows without spurious diffs.
  */
+import { lookupTable } from '../common/own-keys';
 
-const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+const SHORT_ESCAPES: Readonly<Record<string, string>> = lookupTable({
   '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f',
-};
+});
 
 function encodeString(s: string): string {
   let out = '"';

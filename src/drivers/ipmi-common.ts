@@ -11,17 +11,18 @@ import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as ipmi from '../protocols/ipmi';
 import type { DriverTask } from './base';
+import { lookupTable } from '../common/own-keys';
 
 const VALID_PRIV_LEVELS = ['ADMINISTRATOR', 'CALLBACK', 'OPERATOR', 'USER'];
 const VALID_PROTO_VERSIONS = ['2.0', '1.5'];
 const BRIDGING_TYPES = ['single', 'dual'];
 const TRUE_WORDS = ['1', 't', 'true', 'on', 'y', 'yes'];
 
-const REQUIRED_PROPERTIES: Readonly<Record<string, string>> = {
+const REQUIRED_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   ipmi_address: 'IP address or hostname of the node. Required.',
-};
+});
 
-const OPTIONAL_PROPERTIES: Readonly<Record<string, string>> = {
+const OPTIONAL_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   ipmi_password: 'password. Optional.',
   ipmi_hex_kg_key: 'Kg key for IPMIv2 authentication. The key is expected in hexadecimal format. Optional.',
   ipmi_port: 'remote IPMI RMCP port. Optional.',
@@ -43,10 +44,10 @@ const OPTIONAL_PROPERTIES: Readonly<Record<string, string>> = {
   ipmi_cipher_suite: 'The number of a cipher suite to use. Only 3 (AES-128 with SHA1) or 17 (AES-128 with SHA256) ' +
     'should ever be used; 17 is preferred. The default value depends on the ipmitool version, some recent versions ' +
     'have switched from 3 to 17.',
-};
+});
 
 /** COMMON_PROPERTIES: what power, management and vendor report in /v1/drivers/ipmi/properties. */
-export const IPMI_PROPERTIES: Readonly<Record<string, string>> = { ...REQUIRED_PROPERTIES, ...OPTIONAL_PROPERTIES };
+export const IPMI_PROPERTIES: Readonly<Record<string, string>> = lookupTable({ ...REQUIRED_PROPERTIES, ...OPTIONAL_PROPERTIES });
 
 /** Substrings of errors worth another attempt (IPMITOOL_RETRYABLE_FAILURES). */
 const RETRYABLE_FAILURES = ['insufficient resources for session', 'Node busy', 'Timeout', 'Out of space',

@@ -14,8 +14,9 @@ import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as redfish from '../protocols/redfish';
 import type { DriverTask } from './base';
+import { lookupTable } from '../common/own-keys';
 
-export const REDFISH_PROPERTIES: Readonly<Record<string, string>> = {
+export const REDFISH_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   redfish_address: 'The URL address to the Redfish controller. It must include the authority portion of the URL. ' +
     'If the scheme is missing, https is assumed. For example: https://mgmt.vendor.com. If a path is added, it will ' +
     'be used as the API endpoint root_prefix. Required',
@@ -33,7 +34,7 @@ export const REDFISH_PROPERTIES: Readonly<Record<string, string>> = {
     'directory. Defaults to True. Optional',
   redfish_auth_type: 'Redfish HTTP client authentication method. Can be "basic", "session" or "auto". If not set, ' +
     'the default value is taken from Ironic configuration as ``[redfish]auth_type`` option.',
-};
+});
 
 /** sushy's per-request timeout: bounds a BMC that accepts connections but never answers. */
 const REQUEST_TIMEOUT_MS = 60_000;

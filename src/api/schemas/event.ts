@@ -1,6 +1,7 @@
 /** POST /v1/events bodies (event.py EVENTS_SCHEMA and the per-event network validator). */
 import { andValid, dictValid, macAddress, schema, uuid, Validator } from './args';
 import type { Schema } from './jsonschema';
+import { lookupTable } from '../../common/own-keys';
 
 const NETWORK_EVENT_VALIDATOR: Validator = andValid(
   schema({
@@ -20,11 +21,11 @@ const NETWORK_EVENT_VALIDATOR: Validator = andValid(
   dictValid({ port_id: uuid, mac_address: macAddress, device_id: uuid, 'binding:host_id': uuid }),
 );
 
-const EVENT_VALIDATORS: Record<string, Validator> = {
+const EVENT_VALIDATORS: Record<string, Validator> = lookupTable({
   'network.bind_port': NETWORK_EVENT_VALIDATOR,
   'network.unbind_port': NETWORK_EVENT_VALIDATOR,
   'network.delete_port': NETWORK_EVENT_VALIDATOR,
-};
+});
 
 export const EVENTS_SCHEMA: Schema = {
   type: 'object',

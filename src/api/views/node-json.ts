@@ -19,6 +19,7 @@ import {
 } from './node-masking';
 import type { NodeRef } from './node-extras';
 import { isoformat } from './resource-dict';
+import { lookupTable } from '../../common/own-keys';
 
 export type NodeRow = readonly unknown[];
 
@@ -28,7 +29,7 @@ export interface NodeRowContext {
   traits: readonly string[] | null;
 }
 
-const NODE_KINDS: Readonly<Record<string, ColumnKind>> = TABLES.nodes;
+const NODE_KINDS: Readonly<Record<string, ColumnKind>> = lookupTable(TABLES.nodes);
 const MARK = `uuid-${Math.random().toString(36).slice(2)}`;
 
 function text(value: unknown): string {
@@ -120,11 +121,11 @@ function linkPieces(links: unknown): Piece[] {
   return [{ text: head }, ...rest.flatMap((part): Piece[] => [{ uuid: true }, { text: part }])];
 }
 
-const MASKED: Readonly<Record<string, (value: unknown) => string>> = {
+const MASKED: Readonly<Record<string, (value: unknown) => string>> = lookupTable({
   driver_info: masked(maskDriverInfoColumn),
   instance_info: masked(maskInstanceInfoColumn),
   driver_internal_info: masked(maskDriverInternalInfoColumn),
-};
+});
 
 const FORMATS: Readonly<Record<ColumnKind, (value: unknown) => string>> = { dict, list, datetime: date, bool, int, str };
 

@@ -12,6 +12,7 @@ import {
   DictColumn, maskDriverInfoColumn, maskDriverInternalInfoColumn, maskInstanceInfoColumn,
 } from './node-masking';
 import { isoformat } from './resource-dict';
+import { lookupTable } from '../../common/own-keys';
 
 /** _get_fields_for_node_query's valid_fields: the object fields shown, in Ironic's order. */
 export const NODE_FIELDS = ['automated_clean', 'bios_interface', 'boot_interface', 'boot_mode', 'clean_step',
@@ -33,7 +34,7 @@ const DATE_FIELDS = new Set(['created_at', 'updated_at', 'provision_updated_at',
   'inspection_finished_at']);
 
 /** utils.VERSIONED_FIELDS: the version each node field appeared in. */
-export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = {
+export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = lookupTable({
   driver_internal_info: V.DRIVER_INTERNAL_INFO, name: V.NODE_NAME, inspection_finished_at: V.INSPECT_STATE,
   inspection_started_at: V.INSPECT_STATE, clean_step: V.NODE_CLEAN, raid_config: V.RAID_CONFIG,
   target_raid_config: V.RAID_CONFIG, network_interface: V.NETWORK_INTERFACE, resource_class: V.RESOURCE_CLASS,
@@ -46,7 +47,7 @@ export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = {
   console_interface: V.DYNAMIC_INTERFACES, deploy_interface: V.DYNAMIC_INTERFACES,
   inspect_interface: V.DYNAMIC_INTERFACES, management_interface: V.DYNAMIC_INTERFACES,
   power_interface: V.DYNAMIC_INTERFACES, raid_interface: V.DYNAMIC_INTERFACES, vendor_interface: V.DYNAMIC_INTERFACES,
-};
+});
 
 const disallowedByVersion = new Map<number, readonly string[]>();
 

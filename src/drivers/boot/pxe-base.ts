@@ -19,13 +19,14 @@ import {
   bootOptionOf, instanceImageInfo, parseDriverInfo, pxeMacs, rescueOrDeployMode, validateCapabilities, type RamdiskMode,
 } from './pxe-node';
 import { ironicApiUrl, pxeConfFor, usesHttpFolder, type BootFlavor } from './pxe-settings';
+import { lookupTable } from '../../common/own-keys';
 
 const KERNEL_APPEND_DESCRIPTION = 'Additional kernel parameters to pass down to instance kernel. These parameters can be ' +
   'consumed by the kernel or by the applications by reading /proc/cmdline. Mind severe cmdline size limit. Overrides ' +
   '[pxe]/kernel_append_params configuration option, use %default% to insert the default value.';
 
 /** pxe_base.COMMON_PROPERTIES */
-const PROPERTIES: Readonly<Record<string, string>> = {
+const PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   deploy_kernel: 'UUID (from Glance) of the deployment kernel. Required.',
   deploy_ramdisk: 'UUID (from Glance) of the ramdisk that is mounted at boot time. Required.',
   force_persistent_boot_device: "Controls the persistency of boot order changes. 'Always' will make all changes " +
@@ -34,7 +35,7 @@ const PROPERTIES: Readonly<Record<string, string>> = {
   rescue_kernel: 'UUID (from Glance) of the rescue kernel. This value is required for rescue mode.',
   rescue_ramdisk: 'UUID (from Glance) of the rescue ramdisk with agent that is used at node rescue time. This value is required for rescue mode.',
   kernel_append_params: KERNEL_APPEND_DESCRIPTION,
-};
+});
 
 /** manager_utils.node_set_boot_device (nothing is changed while adopting). */
 async function setBootDevice(task: DriverTask, device: string, persistent: boolean): Promise<void> {

@@ -9,12 +9,13 @@ import { InvalidParameterValue, MissingParameterValue } from '../../common/error
 import * as states from '../../common/states';
 import type { BootInterface, DriverTask } from '../base';
 import { connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
+import { lookupTable } from '../../common/own-keys';
 
-const PROPERTIES: Readonly<Record<string, string>> = {
+const PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   deploy_kernel: 'URL or Glance UUID of the deployment kernel. Required if deploy_iso is not set.',
   deploy_ramdisk: 'URL or Glance UUID of the ramdisk that is mounted at boot time. Required if deploy_iso is not set.',
   deploy_iso: 'URL or Glance UUID of the deployment ISO to use. Required if deploy_kernel/deploy_ramdisk are not set.',
-};
+});
 
 const RESCUE_LIKE_STATES = [states.RESCUING, states.RESCUEWAIT, states.RESCUEFAIL, states.UNRESCUING, states.UNRESCUEFAIL];
 /** need_prepare_ramdisk: other states (e.g. takeover) must not touch the node's media. */

@@ -21,6 +21,7 @@ import {
   buildInstanceInfoForDeploy, destroyHttpInstanceImages, imageDownloadSource, injectableExtraData, servedLocally,
 } from '../agent/instance-image';
 import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
+import { lookupTable } from '../../common/own-keys';
 
 const STEPS: readonly StepDecl[] = [
   { step: 'deploy', kinds: ['deploy'], priority: 100 },
@@ -31,7 +32,7 @@ const STEPS: readonly StepDecl[] = [
   { step: 'boot_instance', kinds: ['deploy'], priority: 20 },
 ];
 
-const PROPERTIES: Record<string, string> = {
+const PROPERTIES: Record<string, string> = lookupTable({
   deploy_kernel: 'UUID (from Glance) of the deployment kernel. Required.',
   deploy_ramdisk: 'UUID (from Glance) of the ramdisk with agent that is used at deploy time. Required.',
   image_http_proxy: 'URL of a proxy server for HTTP connections. Optional.',
@@ -42,7 +43,7 @@ const PROPERTIES: Record<string, string> = {
   image_download_source: 'Specifies whether direct deploy interface should try to use the image source directly or if ' +
     'ironic should cache the image on the conductor and serve it from ironic\'s own HTTP server. Accepted values are ' +
     '"swift", "http" and "local". Optional.',
-};
+});
 
 const VALID_IMAGE_TYPES = ['partition', 'whole-disk'];
 

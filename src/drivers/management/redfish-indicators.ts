@@ -7,9 +7,10 @@ import { MissingParameterValue, RedfishError } from '../../common/errors';
 import type { JsonObject } from '../../protocols/redfish';
 import type { DriverTask, IndicatorInfo, ManagementInterface, SupportedIndicators } from '../base';
 import { RedfishSession, connectRedfish, redfishAction } from '../redfish-common';
+import { lookupTable } from '../../common/own-keys';
 
-const TO_IRONIC: Readonly<Record<string, string>> = { Lit: 'on', Off: 'off', Blinking: 'blinking', Unknown: 'unknown' };
-const TO_REDFISH: Readonly<Record<string, 'Lit' | 'Off' | 'Blinking'>> = { on: 'Lit', off: 'Off', blinking: 'Blinking' };
+const TO_IRONIC: Readonly<Record<string, string>> = lookupTable({ Lit: 'on', Off: 'off', Blinking: 'blinking', Unknown: 'unknown' });
+const TO_REDFISH: Readonly<Record<string, 'Lit' | 'Off' | 'Blinking'>> = lookupTable({ on: 'Lit', off: 'Off', blinking: 'Blinking' });
 const SETTABLE: IndicatorInfo = { readonly: false, states: ['blinking', 'off', 'on'] };
 
 /** One LED: where it lives (for PATCH), its UUID and current IndicatorLED. */

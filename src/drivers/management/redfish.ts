@@ -12,14 +12,15 @@ import {
   REDFISH_PROPERTIES, connectRedfish, describeRedfishFailure, parseRedfishDriverInfo, redfishAction,
 } from '../redfish-common';
 import { REDFISH_INDICATOR_METHODS } from './redfish-indicators';
+import { lookupTable } from '../../common/own-keys';
 
-const BOOT_DEVICE: Readonly<Record<string, string>> = { Pxe: 'pxe', Hdd: 'disk', Cd: 'cdrom', BiosSetup: 'bios' };
-const BOOT_DEVICE_REV: Readonly<Record<string, string>> = { pxe: 'Pxe', disk: 'Hdd', cdrom: 'Cd', bios: 'BiosSetup' };
+const BOOT_DEVICE: Readonly<Record<string, string>> = lookupTable({ Pxe: 'pxe', Hdd: 'disk', Cd: 'cdrom', BiosSetup: 'bios' });
+const BOOT_DEVICE_REV: Readonly<Record<string, string>> = lookupTable({ pxe: 'Pxe', disk: 'Hdd', cdrom: 'Cd', bios: 'BiosSetup' });
 /** Older nodes recorded Redfish names in redfish_boot_device (BOOT_DEVICE_MAP_REV_COMPAT). */
-const BOOT_DEVICE_COMPAT: Readonly<Record<string, string>> = { ...BOOT_DEVICE_REV, hdd: 'Hdd', cd: 'Cd', 'bios setup': 'BiosSetup' };
-const BOOT_MODE: Readonly<Record<string, string>> = { UEFI: 'uefi', Legacy: 'bios' };
-const BOOT_MODE_REV: Readonly<Record<string, redfish.BootMode>> = { uefi: 'UEFI', bios: 'Legacy' };
-const PERSISTENT: Readonly<Record<string, boolean>> = { Continuous: true, Once: false };
+const BOOT_DEVICE_COMPAT: Readonly<Record<string, string>> = lookupTable({ ...BOOT_DEVICE_REV, hdd: 'Hdd', cd: 'Cd', 'bios setup': 'BiosSetup' });
+const BOOT_MODE: Readonly<Record<string, string>> = lookupTable({ UEFI: 'uefi', Legacy: 'bios' });
+const BOOT_MODE_REV: Readonly<Record<string, redfish.BootMode>> = lookupTable({ uefi: 'UEFI', bios: 'Legacy' });
+const PERSISTENT: Readonly<Record<string, boolean>> = lookupTable({ Continuous: true, Once: false });
 
 function isSupermicro(task: DriverTask): boolean {
   const vendor = (task.node.properties ?? {}).vendor;

@@ -9,22 +9,23 @@ import type { RedfishClient, ResetType } from '../../protocols/redfish';
 import type { DriverTask, PowerInterface } from '../base';
 import { restoreBootDevice } from '../management/redfish';
 import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
+import { lookupTable } from '../../common/own-keys';
 
-const GET_POWER_STATE: Readonly<Record<string, string>> = {
+const GET_POWER_STATE: Readonly<Record<string, string>> = lookupTable({
   On: states.POWER_ON, PoweringOn: states.POWER_ON, Off: states.POWER_OFF, PoweringOff: states.POWER_OFF,
-};
+});
 
-const RESET_FOR: Readonly<Record<string, ResetType>> = {
+const RESET_FOR: Readonly<Record<string, ResetType>> = lookupTable({
   [states.POWER_ON]: 'On',
   [states.POWER_OFF]: 'ForceOff',
   [states.REBOOT]: 'ForceRestart',
   [states.SOFT_REBOOT]: 'GracefulRestart',
   [states.SOFT_POWER_OFF]: 'GracefulShutdown',
-};
+});
 
-const TARGET_STATE: Readonly<Record<string, string>> = {
+const TARGET_STATE: Readonly<Record<string, string>> = lookupTable({
   [states.REBOOT]: states.POWER_ON, [states.SOFT_REBOOT]: states.POWER_ON, [states.SOFT_POWER_OFF]: states.POWER_OFF,
-};
+});
 
 /** Polling of node_wait_for_power_state: quick at first, backing off to a few seconds. */
 const FIRST_POLL_MS = 200;

@@ -1,5 +1,6 @@
 /** `GET /v1/drivers/{name}/raid/logical_disk_properties` (raid_config_schema.json descriptions). */
-export const RAID_LOGICAL_DISK_PROPERTIES: Readonly<Record<string, string>> = {
+import { lookupTable } from '../../common/own-keys';
+export const RAID_LOGICAL_DISK_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   "raid_level": "RAID level for the logical disk. Valid values are 'JBOD', '0', '1', '2', '5', '6', '1+0', '5+0' and '6+0'. Required.",
   "size_gb": "Size in GiB (Integer) for the logical disk. Use 'MAX' as size_gb if this logical disk is supposed to use the rest of the space available. Required.",
   "volume_name": "Name of the volume to be created. If this is not specified, it will be auto-generated. Optional.",
@@ -10,4 +11,4 @@ export const RAID_LOGICAL_DISK_PROPERTIES: Readonly<Record<string, string>> = {
   "number_of_physical_disks": "Number of physical disks to use for this logical disk. By default, the driver uses the minimum number of disks required for that RAID level. Optional.",
   "controller": "Controller to use for this logical disk. If not specified, the driver will choose a suitable RAID controller on the bare metal node. Optional.",
   "physical_disks": "The physical disks to use for this logical disk. If not specified, the driver will choose suitable physical disks to use. Optional.",
-};
+});

@@ -6,19 +6,20 @@
 import { InvalidParameterValue, MissingParameterValue, VendorPassthruException } from '../../common/errors';
 import type { VendorInterface, VendorRoute } from '../base';
 import { pyTruthy } from '../../common/pyrepr';
+import { lookupTable } from '../../common/own-keys';
 
-const ROUTES: Readonly<Record<string, VendorRoute>> = {
+const ROUTES: Readonly<Record<string, VendorRoute>> = lookupTable({
   fourth_method_shared_lock: {
     httpMethods: ['POST'], async: true, description: 'Test if the value of bar is woof', requireExclusiveLock: false,
   },
   second_method: { httpMethods: ['POST'], async: true, description: 'Test if the value of bar is kazoo' },
   third_method_sync: { httpMethods: ['POST'], async: false, description: 'Test if the value of bar is meow' },
-};
+});
 
 /** The word each method compares `bar` with. */
-const MAGIC: Readonly<Record<string, string>> = {
+const MAGIC: Readonly<Record<string, string>> = lookupTable({
   fourth_method_shared_lock: 'woof', second_method: 'kazoo', third_method_sync: 'meow',
-};
+});
 
 export function createFakeVendor(): VendorInterface {
   return {

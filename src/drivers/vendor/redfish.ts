@@ -5,9 +5,10 @@
 import { InvalidParameterValue, RedfishError } from '../../common/errors';
 import type { VendorInterface } from '../base';
 import { connectRedfish, redfishAction } from '../redfish-common';
+import { lookupTable } from '../../common/own-keys';
 
 /** The boot_device words Ironic documents, as Redfish MediaTypes. */
-const MEDIA_TYPES: Readonly<Record<string, string>> = { cd: 'CD', dvd: 'DVD', usb: 'USBStick', floppy: 'Floppy' };
+const MEDIA_TYPES: Readonly<Record<string, string>> = lookupTable({ cd: 'CD', dvd: 'DVD', usb: 'USBStick', floppy: 'Floppy' });
 
 function mediaTypeOf(bootDevice: unknown): string {
   const type = typeof bootDevice === 'string' ? MEDIA_TYPES[bootDevice.toLowerCase()] : undefined;

@@ -17,34 +17,35 @@ import type { ApiContext } from '../../state';
 import { V } from '../../versions';
 import { ClientSideError } from '../node-errors';
 import { accepted, conductorTopic, nodeIdentArg, nodeLocation, readArgs, typesArg } from './params';
+import { lookupTable } from '../../../common/own-keys';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
 /** states.VERBS of Ironic 21.4.4: API target → state-machine event (others pass through). */
-const VERBS: Readonly<Record<string, string>> = {
+const VERBS: Readonly<Record<string, string>> = lookupTable({
   active: 'deploy', deploy: 'deploy', deleted: 'delete', undeploy: 'delete', manage: 'manage', provide: 'provide',
   inspect: 'inspect', abort: 'abort', clean: 'clean', adopt: 'adopt', rescue: 'rescue', unrescue: 'unrescue',
-};
+});
 
 /**
  * MIN_VERB_VERSIONS. Ironic 21.4.4 keys it by state-machine event but looks it up by target, so
  * `undeploy` (event `delete`) is never gated: only the `deploy` target waits for 1.73.
  */
-const MIN_VERB_VERSIONS: Readonly<Record<string, number>> = {
+const MIN_VERB_VERSIONS: Readonly<Record<string, number>> = lookupTable({
   manage: V.MANAGEABLE_STATE, provide: V.MANAGEABLE_STATE, inspect: V.INSPECT_STATE, abort: V.ABORT_OPERATION,
   clean: V.MANUAL_CLEANING, adopt: V.ADOPTION, rescue: V.RESCUE_INTERFACE, unrescue: V.RESCUE_INTERFACE,
   deploy: V.DEPLOY_UNDEPLOY_VERBS,
-};
+});
 
 /** The events Ironic 21.4.4's machine accepts from each state (API-triggerable ones). */
-const ACTIONABLE: Readonly<Record<string, readonly string[]>> = {
+const ACTIONABLE: Readonly<Record<string, readonly string[]>> = lookupTable({
   active: ['delete', 'rescue', 'rebuild'], 'adopt failed': ['manage', 'adopt'], available: ['deploy', 'manage'],
   'clean failed': ['manage'], 'clean wait': ['abort'], cleaning: ['manage'], deleting: ['clean'],
   'deploy failed': ['deploy', 'delete', 'rebuild'], enroll: ['manage'], error: ['delete', 'rebuild'],
   'inspect failed': ['manage', 'inspect'], 'inspect wait': ['abort'], manageable: ['provide', 'inspect', 'clean', 'adopt'],
   rescue: ['delete', 'rescue', 'unrescue'], 'rescue failed': ['delete', 'rescue', 'unrescue'],
   'rescue wait': ['delete', 'abort'], 'unrescue failed': ['delete', 'rescue', 'unrescue'], 'wait call-back': ['delete'],
-};
+});
 
 const PROVISION_ACTIONS = ['manage', 'provide', 'abort', 'adopt'];
 const B64_ALPHABET = /^[A-Za-z0-9+/=\n\r\t ]*$/;
