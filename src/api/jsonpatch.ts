@@ -26,7 +26,7 @@ export function decodePointer(path: string): string[] {
 /** Refuses `add` of a root attribute the document lacks, then applies each op, naming the failing one. */
 export function applyJsonPatch<T extends Record<string, Json>>(doc: T, patch: PatchOp[]): T {
   for (const p of patch) {
-    if (p.op === 'add' && (p.path.match(/\//g) ?? []).length === 1 && !(p.path.replace(/^\/+/, '') in doc)) {
+    if (p.op === 'add' && (p.path.match(/\//g) ?? []).length === 1 && !Object.hasOwn(doc, p.path.replace(/^\/+/, ''))) {
       throw new InvalidParameterValue(`Adding a new attribute (${p.path}) to the root of the resource is not allowed`);
     }
   }
@@ -96,7 +96,7 @@ function child(node: Json, part: string): Json {
     const index = listIndex(part, node.length - 1);
     return node[index];
   }
-  if (node !== null && typeof node === 'object' && part in node) return (node as Record<string, Json>)[part];
+  if (node !== null && typeof node === 'object' && Object.hasOwn(node, part)) return (node as Record<string, Json>)[part];
   throw new Conflict(`member '${part}' not found in ${pyRepr(node)}`);
 }
 
@@ -105,6 +105,14 @@ function listIndex(part: string, max: number): number {
   const index = Number(part);
   if (index > max) throw new Conflict(`index '${index}' is out of bounds`);
   return index;
+}
+
+/**
+ * Sets a member as an own data property: `parent['__proto__'] = v` would replace the object's
+ * prototype instead, where Python's dict simply gains a key named `__proto__`.
+ */
+function setMember(parent: Record<string, Json>, key: string, value: Json): void {
+  Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 function get(doc: Json, parts: string[]): Json {
@@ -125,7 +133,7 @@ function add(doc: Json, parts: string[], value: Json): Json {
       parent.splice(Number(last), 0, value);
     }
   } else {
-    parent[last] = value;
+    setMember(parent, last, value);
   }
   return doc;
 }
@@ -136,7 +144,7 @@ function remove(doc: Json, parts: string[]): Json {
   if (Array.isArray(parent)) {
     parent.splice(listIndex(last, parent.length - 1), 1);
   } else {
-    if (!(last in parent)) throw new Conflict(`can't remove a non-existent object '${last}'`);
+    if (!Object.hasOwn(parent, last)) throw new Conflict(`can't remove a non-existent object '${last}'`);
     delete parent[last];
   }
   return doc;
@@ -150,8 +158,8 @@ function replace(doc: Json, parts: string[], value: Json): Json {
     if (!/^(0|[1-9]\d*)$/.test(last) || Number(last) >= parent.length) throw new Conflict("can't replace outside of list");
     parent[Number(last)] = value;
   } else {
-    if (!(last in parent)) throw new Conflict(`can't replace a non-existent object '${last}'`);
-    parent[last] = value;
+    if (!Object.hasOwn(parent, last)) throw new Conflict(`can't replace a non-existent object '${last}'`);
+    setMember(parent, last, value);
   }
   return doc;
 }

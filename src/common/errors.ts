@@ -26,7 +26,7 @@ export function withCode<E extends IronicError>(err: E, code: number): E {
 }
 
 export function formatTemplate(template: string, params: ErrorParams): string {
-  return template.replace(/%\((\w+)\)s/g, (whole, name: string) => (name in params ? display(params[name]) : whole));
+  return template.replace(/%\((\w+)\)s/g, (whole, name: string) => (Object.hasOwn(params, name) ? display(params[name]) : whole));
 }
 
 function display(value: unknown): string {

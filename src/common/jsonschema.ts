@@ -150,9 +150,9 @@ function dependenciesErrors(value: unknown, schema: Schema, depth: number): Sche
   if (!isObject(value)) return [];
   const out: SchemaError[] = [];
   for (const [name, needed] of Object.entries(schema.dependencies!)) {
-    if (!(name in value)) continue;
+    if (!Object.hasOwn(value, name)) continue;
     for (const each of needed) {
-      if (!(each in value)) {
+      if (!Object.hasOwn(value, each)) {
         out.push(err(value, schema, 'dependencies', `${pyRepr(each)} is a dependency of ${pyRepr(name)}`, depth));
       }
     }
@@ -168,20 +168,20 @@ function propertiesErrors(value: unknown, schema: Schema, depth: number): Schema
   if (!isObject(value)) return [];
   const out: SchemaError[] = [];
   for (const [name, sub] of Object.entries(schema.properties!)) {
-    if (name in value) out.push(...iterErrors(value[name], sub, depth + 1));
+    if (Object.hasOwn(value, name)) out.push(...iterErrors(value[name], sub, depth + 1));
   }
   return out;
 }
 
 function requiredErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
   if (!isObject(value)) return [];
-  return schema.required!.filter((name) => !(name in value))
+  return schema.required!.filter((name) => !Object.hasOwn(value, name))
     .map((name) => err(value, schema, 'required', `${pyRepr(name)} is a required property`, depth));
 }
 
 function additionalErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
   if (!isObject(value) || schema.additionalProperties !== false) return [];
-  const extras = Object.keys(value).filter((k) => !(schema.properties && k in schema.properties)).sort();
+  const extras = Object.keys(value).filter((k) => !(schema.properties && Object.hasOwn(schema.properties, k))).sort();
   if (extras.length === 0) return [];
   const verb = extras.length === 1 ? 'was' : 'were';
   return [err(value, schema, 'additionalProperties',

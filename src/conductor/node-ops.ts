@@ -70,7 +70,7 @@ export async function updateNode(ctx: ConductorContext, tasks: TaskManager, node
     let checkInterfaces = updatingDriver;
     for (const kind of INTERFACE_KINDS) {
       const field = `${kind}_interface` as const;
-      if (!(field in changes)) {
+      if (!Object.hasOwn(changes, field)) {
         if (updatingDriver && resetInterfaces) node[field] = null;
         continue;
       }

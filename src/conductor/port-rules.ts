@@ -25,7 +25,7 @@ export function checkPortUpdate(node: NodeRecord, port: PortRecord, changes: Par
     throw new InvalidState(`Cannot update hardware address for port ${port.uuid} as node ${node.uuid} is active or ` +
       'has instance UUID assigned');
   }
-  if (CONNECTIVITY_FIELDS.some((field) => field in changes) && !mayRewire(node)) {
+  if (CONNECTIVITY_FIELDS.some((field) => Object.hasOwn(changes, field)) && !mayRewire(node)) {
     throw new InvalidState(`Port ${port.uuid} can not have any connectivity attributes ` +
       `(${CONNECTIVITY_FIELDS.join(', ')}) updated unless node ${node.uuid} is in a ${ASSOCIATION_STATES.join(', ')} ` +
       `state or in maintenance mode. The current state is ${node.provision_state}.`);

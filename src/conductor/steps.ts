@@ -10,10 +10,11 @@ import { pyRepr } from '../common/pyrepr';
 import type { Config } from '../conf/config';
 import { parseDict } from '../conf/values';
 import type { Task } from './task';
+import { lookupTable } from '../common/own-keys';
 
 const stepId = (s: { interface: string; step: string }): string => `${s.interface}.${s.step}`;
 
-const INTERFACE_PRIORITY: Readonly<Record<string, number>> = { power: 5, management: 4, deploy: 3, bios: 2, raid: 1 };
+const INTERFACE_PRIORITY: Readonly<Record<string, number>> = lookupTable({ power: 5, management: 4, deploy: 3, bios: 2, raid: 1 });
 
 export interface NodeStep {
   interface: string;
@@ -105,12 +106,12 @@ function checkArgs(kind: StepKind, user: Record<string, unknown>, driverStep: St
   const errors: string[] = [];
   const argsinfo = driverStep.argsinfo ?? {};
   const args = (user.args ?? {}) as JsonObject;
-  const unexpected = Object.keys(args).filter((a) => !(a in argsinfo));
+  const unexpected = Object.keys(args).filter((a) => !Object.hasOwn(argsinfo, a));
   if (unexpected.length) {
     errors.push(`${kind} step ${pyRepr(user)} has these unexpected arguments: ${unexpected.join(', ')}`);
   }
   if (kind === 'clean' || Number(user.priority ?? 0) > 0) {
-    const missing = Object.entries(argsinfo).filter(([name, info]) => info.required && !(name in args))
+    const missing = Object.entries(argsinfo).filter(([name, info]) => info.required && !Object.hasOwn(args, name))
       .map(([name, info]) => (info.description ? `${name} (${info.description})` : name));
     if (missing.length) errors.push(`${kind} step ${pyRepr(user)} is missing these required arguments: ${missing.join(', ')}`);
     if (disableRamdisk && (driverStep.requires_ramdisk ?? true)) errors.push(`clean step ${pyRepr(user)} requires booting a ramdisk`);

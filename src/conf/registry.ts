@@ -4,6 +4,7 @@
  */
 import catalog from './catalog/ironic-options.json';
 import { EXTRA_OPTIONS } from './catalog/ironic-ts-options';
+import { emptyDict } from '../common/own-keys';
 
 export type OptionType = 'string' | 'int' | 'port' | 'float' | 'bool' | 'list' | 'dict' | 'multistring';
 export type OptionValue = string | number | boolean | string[] | Record<string, string> | null;
@@ -20,11 +21,12 @@ export interface OptionSpec {
 
 export type Catalog = Record<string, Record<string, OptionSpec>>;
 
+/** Without prototypes, so a config file's `[__proto__]` or `constructor = x` names no option. */
 function buildCatalog(): Catalog {
-  const merged: Catalog = {};
+  const merged: Catalog = emptyDict();
   for (const source of [catalog as unknown as Catalog, EXTRA_OPTIONS]) {
     for (const [group, options] of Object.entries(source)) {
-      merged[group] = { ...(merged[group] ?? {}), ...options };
+      merged[group] = Object.assign(merged[group] ?? emptyDict<OptionSpec>(), options);
     }
   }
   return merged;

@@ -71,7 +71,7 @@ export function encodeRow(table: TableName, values: Record<string, unknown>, dia
   const row: DbRow = {};
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) continue;
-    const kind = spec[key];
+    const kind = Object.hasOwn(spec, key) ? spec[key] : undefined;
     if (kind === undefined) throw new TypeError(`${table} has no column ${key}`);
     row[key] = encodeValue(kind, value, dialect);
   }

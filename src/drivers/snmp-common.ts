@@ -10,6 +10,7 @@ import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as snmp from '../protocols/snmp';
 import { PDU_DRIVER_NAMES } from './snmp-pdus';
+import { lookupTable } from '../common/own-keys';
 
 const VERSIONS = ['1', '2c', '3'];
 const DEFAULT_PORT = 161;
@@ -19,13 +20,13 @@ const PRIV_PROTOCOLS = ['des', '3des', 'aes', 'aes192', 'aes256', 'none', 'aes19
 /** The subset net-snmp speaks. */
 const CLIENT_PRIV_PROTOCOLS = ['none', 'des', 'aes'];
 
-const REQUIRED_PROPERTIES: Readonly<Record<string, string>> = {
+const REQUIRED_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   snmp_driver: 'PDU manufacturer driver.  Required.',
   snmp_address: 'PDU IPv4 address or hostname.  Required.',
   snmp_outlet: 'PDU power outlet index (1-based).  Required.',
-};
+});
 
-const OPTIONAL_PROPERTIES: Readonly<Record<string, string>> = {
+const OPTIONAL_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   snmp_version: 'SNMP protocol version: 1, 2c or 3  (optional, default 1).',
   snmp_port: `SNMP port, default ${DEFAULT_PORT}.`,
   snmp_community: 'SNMP community name to use for read and/or write class SNMP commands unless ' +
@@ -47,17 +48,17 @@ const OPTIONAL_PROPERTIES: Readonly<Record<string, string>> = {
     "authentication is used. This key is used by the 'snmp_priv_protocol' algorithm.",
   snmp_context_engine_id: 'SNMPv3 context engine ID. Default is the value of authoritative engine ID.',
   snmp_context_name: "SNMPv3 context name. Default is an empty string ('').",
-};
+});
 
-const DEPRECATED_PROPERTIES: Readonly<Record<string, string>> = {
+const DEPRECATED_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   snmp_security: 'SNMPv3 User-based Security Model (USM) username. Required for version 3. This property is ' +
     'deprecated, please use `snmp_user` instead.',
-};
+});
 
 /** COMMON_PROPERTIES: what /v1/drivers/snmp/properties reports for power. */
-export const SNMP_PROPERTIES: Readonly<Record<string, string>> = {
+export const SNMP_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   ...REQUIRED_PROPERTIES, ...OPTIONAL_PROPERTIES, ...DEPRECATED_PROPERTIES,
-};
+});
 
 export interface SnmpDriverInfo {
   uuid: string;
@@ -113,7 +114,7 @@ function parseV3User(uuid: string, info: Record<string, unknown>): string {
 }
 
 function knownProtocol(info: Record<string, unknown>, key: string, known: string[], what: string, uuid: string): string | undefined {
-  if (!(key in info)) return undefined;
+  if (!Object.hasOwn(info, key)) return undefined;
   const proto = info[key];
   if (typeof proto !== 'string' || !known.includes(proto)) {
     throw new InvalidParameterValue(`SNMPPowerDriver: unknown SNMPv3 ${what} protocol \`driver_info/${key}\` ` +

@@ -88,3 +88,17 @@ test('$option references interpolate as oslo.config does', () => {
   const conf = new Config([confFile('[DEFAULT]\nstate_path = /srv/ironic\n[pxe]\ntftp_root = $state_path/tftp\n')]);
   assert.equal(conf.str('pxe', 'tftp_root'), '/srv/ironic/tftp');
 });
+
+test('options and groups named after prototype members are unknown options, not Object members', () => {
+  const conf = new Config([confFile('[DEFAULT]\nconstructor = x\ntoString = y\n__proto__ = z\n[__proto__]\npolluted = 1\n' +
+    '[constructor]\nprototype = 2\n[api]\nport = 6401\n')]);
+  assert.equal(conf.int('api', 'port'), 6401);
+  assert.deepEqual(conf.warnings.map((w) => w.replace(/ \(.*\)$/, '')), [
+    'Ignoring unknown option [DEFAULT]constructor',
+    'Ignoring unknown option [DEFAULT]toString',
+    'Ignoring unknown option [DEFAULT]__proto__',
+    'Ignoring unknown option [__proto__]polluted',
+    'Ignoring unknown option [constructor]prototype',
+  ]);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});

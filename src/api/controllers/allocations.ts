@@ -96,7 +96,7 @@ async function listAllocations(ctx: ApiContext): Promise<void> {
   const base = baseUrl(ctx);
   const items = rows.map((a) => allocationDict(base, a, a.node_id !== null ? nodes.get(a.node_id) ?? null : null));
   if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !(f in items[0])))];
+    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
     if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
   }
   ctx.body = collection(ctx, 'allocations', items as { uuid?: unknown }[], {
@@ -210,7 +210,7 @@ async function patchAllocation(ctx: ApiContext): Promise<void> {
     }
   }
   const doc = applyJsonPatch(patchDocument(a), patch);
-  for (const key of Object.keys(doc)) if (!(key in ALLOCATION_SCHEMA.properties!)) delete doc[key];
+  for (const key of Object.keys(doc)) if (!Object.hasOwn(ALLOCATION_SCHEMA.properties!, key)) delete doc[key];
   ALLOCATION_VALIDATOR('patch', doc);
   const changes: Record<string, unknown> = {};
   for (const field of ['candidate_nodes', 'extra', 'name', 'owner', 'resource_class', 'traits', 'uuid']) {

@@ -41,7 +41,7 @@ async function listChassis(ctx: ApiContext, detailPath: boolean): Promise<void> 
   const base = baseUrl(ctx);
   const items = rows.map((c) => chassisDict(base, c));
   if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !(f in items[0])))];
+    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
     if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
   }
   ctx.body = collection(ctx, 'chassis', items as { uuid?: unknown }[], {
@@ -86,7 +86,7 @@ async function patchChassis(ctx: ApiContext): Promise<void> {
     created_at: chassis.created_at, updated_at: chassis.updated_at, id: chassis.id, uuid: chassis.uuid,
     extra: chassis.extra, description: chassis.description,
   } as Record<string, unknown>, patch);
-  for (const key of Object.keys(doc)) if (!(key in CHASSIS_SCHEMA.properties!)) delete doc[key];
+  for (const key of Object.keys(doc)) if (!Object.hasOwn(CHASSIS_SCHEMA.properties!, key)) delete doc[key];
   CHASSIS_VALIDATOR('patch', doc);
   const changes: Record<string, unknown> = {};
   for (const field of ['uuid', 'extra', 'description']) {

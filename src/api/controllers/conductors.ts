@@ -51,7 +51,7 @@ async function listConductors(ctx: ApiContext): Promise<void> {
   const timeout = ctx.state.deps.conf.int('conductor', 'heartbeat_timeout');
   const items = rows.map((r) => conductorDict(base, decodeRow<ConductorRecord>('conductors', r), timeout));
   if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !(f in items[0])))];
+    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
     if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
   }
   ctx.body = collection(ctx, 'conductors', items as { uuid?: unknown }[], {

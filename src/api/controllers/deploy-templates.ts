@@ -63,7 +63,7 @@ async function listTemplates(ctx: ApiContext): Promise<void> {
   const base = baseUrl(ctx);
   const items = rows.map((t) => templateDict(base, t));
   if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !(f in items[0])))];
+    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
     if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
   }
   ctx.body = collection(ctx, 'deploy_templates', items as { uuid?: unknown }[], {
@@ -156,11 +156,11 @@ async function patchTemplate(ctx: ApiContext): Promise<void> {
   } as Record<string, unknown>, patch);
   for (const step of (Array.isArray(doc.steps) ? doc.steps : []) as Record<string, unknown>[]) {
     if (step === null || typeof step !== 'object') continue;
-    for (const key of Object.keys(step)) if (!(key in DEPLOY_STEP_SCHEMA.properties!)) delete step[key];
+    for (const key of Object.keys(step)) if (!Object.hasOwn(DEPLOY_STEP_SCHEMA.properties!, key)) delete step[key];
     const message = schemaErrorMessage('patch', step, DEPLOY_STEP_SCHEMA);
     if (message !== null) throw new InvalidParameterValue(message);
   }
-  for (const key of Object.keys(doc)) if (!(key in TEMPLATE_SCHEMA.properties!)) delete doc[key];
+  for (const key of Object.keys(doc)) if (!Object.hasOwn(TEMPLATE_SCHEMA.properties!, key)) delete doc[key];
   TEMPLATE_VALIDATOR('patch', doc);
   const changes: Record<string, unknown> = {};
   if (doc.name !== t.name) changes.name = doc.name;

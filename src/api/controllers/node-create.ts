@@ -24,7 +24,7 @@ function rejectNewerFields(node: Record<string, unknown>, version: number): void
   for (const field of disallowedFields(version)) {
     const empty = field === 'conductor_group' ? '' : null;
     if (field === 'name' && (node.name === null || node.name === undefined)) continue;
-    const value = field in node ? node[field] : empty;
+    const value = Object.hasOwn(node, field) ? node[field] : empty;
     if (value !== empty) throw new NotAcceptable();
   }
 }

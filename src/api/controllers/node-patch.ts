@@ -151,7 +151,7 @@ export async function patchNode(ctx: ApiContext, ident: string): Promise<void> {
   }
   const doc = applyJsonPatch(asDict(node, await chassisUuidOf(ctx, node.chassis_id)), patch);
   const schemaFields = NODE_PATCH_RESULT_SCHEMA.properties ?? {};
-  for (const key of Object.keys(doc)) if (!(key in schemaFields)) delete doc[key];
+  for (const key of Object.keys(doc)) if (!Object.hasOwn(schemaFields, key)) delete doc[key];
   const patched = validateNodeBody('patch', doc, NODE_PATCH_RESULT_SCHEMA);
   const changes = await changedFields(ctx, node, patched);
   const target = { ...node, ...changes };

@@ -114,7 +114,7 @@ export async function patchPortgroup(ctx: ApiContext): Promise<void> {
   const doc = applyJsonPatch(patchDocument(pg, node.uuid), patch);
   if (!('mode' in doc)) throw new InvalidParameterValue("'mode' is a mandatory attribute and can not be removed");
   node = await patchedNode(ctx, doc.node_uuid, node);
-  for (const key of Object.keys(doc)) if (!(key in PORTGROUP_SCHEMA.properties!)) delete doc[key];
+  for (const key of Object.keys(doc)) if (!Object.hasOwn(PORTGROUP_SCHEMA.properties!, key)) delete doc[key];
   PORTGROUP_VALIDATOR('patch', doc);
   const changes = changedFields(pg, doc, node.id);
   if (node.provision_state === 'inspecting' && ctx.state.version >= V.INSPECT_WAIT) {

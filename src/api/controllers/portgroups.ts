@@ -99,7 +99,7 @@ export async function listPortgroups(ctx: ApiContext, parentNode: string | null 
   const nodes = await nodeUuidsOf(ctx, groups);
   const items = groups.map((pg) => portgroupDict(base, pg, pg.node_id !== null ? nodes.get(pg.node_id) ?? null : null));
   if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !(f in items[0])))];
+    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
     if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
   }
   ctx.body = collection(ctx, 'portgroups', items as { uuid?: unknown }[], {

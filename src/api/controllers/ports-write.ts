@@ -162,7 +162,7 @@ export async function patchPort(ctx: ApiContext): Promise<void> {
     portgroup = doc.portgroup_uuid ? await portgroupByUuidInBody(ctx, String(doc.portgroup_uuid)) : null;
   }
   node = await nodeForPatchedUuid(ctx, doc.node_uuid, node);
-  for (const key of Object.keys(doc)) if (!(key in PORT_SCHEMA.properties!)) delete doc[key];
+  for (const key of Object.keys(doc)) if (!Object.hasOwn(PORT_SCHEMA.properties!, key)) delete doc[key];
   PORT_VALIDATOR('patch', doc);
   const changes = changedFields(port, doc, node.id, portgroup ? portgroup.id : null);
   if (node.provision_state === 'inspecting' && ctx.state.version >= V.INSPECT_WAIT) {

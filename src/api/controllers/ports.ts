@@ -160,7 +160,7 @@ async function portsBody(ctx: ApiContext, ports: PortRecord[], limit: number, fi
     items.push(portDict(base, port, refs));
   }
   if (fields !== null && items.length > 0) {
-    const invalid = fields.filter((f) => !(f in items[0]));
+    const invalid = fields.filter((f) => !Object.hasOwn(items[0], f));
     if (invalid.length) throw new InvalidParameterValue(`Field(s) "${[...new Set(invalid)].join(', ')}" are not valid`);
   }
   const body = collection(ctx, 'ports', items as { uuid?: unknown }[], { limit, resource, nextArgs: next });

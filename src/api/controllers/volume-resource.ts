@@ -131,7 +131,7 @@ export async function createVolume<R extends VolumeRecordBase>(kind: VolumeKind<
   if (!node) throw new InvalidInput(`Invalid input for field/attribute node_uuid. Value: '${nodeUuid}'. `);
   if (parentNode) throw new OperationNotPermitted();
   const values: Record<string, unknown> = { uuid: (body.uuid as string | null) || randomUUID(), node_id: node.id };
-  for (const field of kind.createFields) if (field in body) values[field] = body[field];
+  for (const field of kind.createFields) if (Object.hasOwn(body, field)) values[field] = body[field];
   const created = await repo(kind.repo.create(ctx.state.deps.db, values as Partial<R>));
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/volume/${kind.collection}/${created.uuid}`);
@@ -181,7 +181,7 @@ export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R
   const { node_id: _nodeId, ...rest } = record as unknown as Record<string, unknown>;
   const doc = applyJsonPatch<Record<string, unknown>>({ ...rest, node_uuid: node.uuid }, patch);
   node = await patchedNode(ctx, doc.node_uuid, node);
-  for (const key of Object.keys(doc)) if (!(key in kind.schema.properties!)) delete doc[key];
+  for (const key of Object.keys(doc)) if (!Object.hasOwn(kind.schema.properties!, key)) delete doc[key];
   kind.validate('patch', doc);
   const changes: Record<string, unknown> = {};
   for (const field of kind.updatable) {

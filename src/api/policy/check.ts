@@ -93,17 +93,17 @@ function pyStr(value: unknown): string {
 function substitute(match: string, target: PolicyTarget): string | undefined {
   let missing = false;
   const out = match.replace(/%\(([^)]+)\)s/g, (_whole, name: string) => {
-    if (!(name in target)) { missing = true; return ''; }
+    if (!Object.hasOwn(target, name)) { missing = true; return ''; }
     return pyStr(target[name]);
   });
   return missing ? undefined : out;
 }
 
 function credValue(creds: PolicyCreds, key: string): { found: boolean; value: unknown } {
-  if (key in creds) return { found: true, value: creds[key] };
+  if (Object.hasOwn(creds, key)) return { found: true, value: creds[key] };
   let current: unknown = creds;
   for (const segment of key.split('.')) {
-    if (current === null || typeof current !== 'object' || !(segment in current)) return { found: false, value: undefined };
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, segment)) return { found: false, value: undefined };
     current = (current as Record<string, unknown>)[segment];
   }
   return { found: true, value: current };

@@ -50,7 +50,7 @@ export function mayRedactNodes(auth: RequestAuth | undefined): boolean {
 export async function redactNodeBodies(db: Database, auth: RequestAuth, body: unknown): Promise<void> {
   if (!mayRedactNodes(auth)) return;
   const { enforcer, creds } = auth;
-  const nodes = nodesIn(body).filter((n) => [...STRING_FIELDS, ...DICT_FIELDS].some(([field]) => field in n));
+  const nodes = nodesIn(body).filter((n) => [...STRING_FIELDS, ...DICT_FIELDS].some(([field]) => Object.hasOwn(n, field)));
   if (nodes.length === 0) return;
   const owners = await ownership(db, nodes);
   for (const node of nodes) {
@@ -58,10 +58,10 @@ export async function redactNodeBodies(db: Database, auth: RequestAuth, body: un
     // node_sanitize adds node.owner / node.lessee to the target only when set.
     const target: PolicyTarget = { ...creds, ...(owner ? { 'node.owner': owner } : {}), ...(lessee ? { 'node.lessee': lessee } : {}) };
     for (const [field, rule, text] of STRING_FIELDS) {
-      if (field in node && !enforcer.allowed(rule, creds, target)) node[field] = text;
+      if (Object.hasOwn(node, field) && !enforcer.allowed(rule, creds, target)) node[field] = text;
     }
     for (const [field, rule, text] of DICT_FIELDS) {
-      if (field in node && !enforcer.allowed(rule, creds, target)) node[field] = { content: text };
+      if (Object.hasOwn(node, field) && !enforcer.allowed(rule, creds, target)) node[field] = { content: text };
     }
   }
 }

@@ -118,7 +118,7 @@ export function dictValid(validators: Record<string, Validator>): Validator<Reco
     if (value === null || value === undefined) return null;
     const dict = dictType(name, value);
     for (const [key, validate] of Object.entries(validators)) {
-      if (key in dict) dict[key] = validate(key, dict[key]);
+      if (Object.hasOwn(dict, key)) dict[key] = validate(key, dict[key]);
     }
     return dict;
   };

@@ -4,13 +4,14 @@
  */
 import { InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import { pyRepr } from '../../common/pyrepr';
+import { emptyDict } from '../../common/own-keys';
 import type { ApiContext } from '../state';
 import * as args from './args';
 import { V } from '../versions';
 
 /** The query arguments, refusing any the handler does not take ("Unexpected arguments: ..."). */
 export function readQuery(ctx: ApiContext, accepted: readonly string[]): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
+  const out = emptyDict<string | undefined>();
   const extra: string[] = [];
   for (const [key, value] of Object.entries(ctx.query)) {
     if (!accepted.includes(key)) extra.push(key);

@@ -7,6 +7,7 @@
 import { pyRepr } from '../../common/pyrepr';
 import type { JsonType, Schema } from './jsonschema';
 import { isType } from './jsonschema';
+import { emptyDict } from '../../common/own-keys';
 
 interface PathError {
   message: string;
@@ -54,13 +55,13 @@ function keywordErrors(key: keyof Schema, v: unknown, s: Schema): PathError[] {
     case 'properties':
       if (!isObject(v)) return [];
       return Object.entries(s.properties ?? {}).flatMap(([name, sub]) =>
-        (name in v ? under(iterPathErrors(v[name], sub), name, ['properties', name]) : []));
+        (Object.hasOwn(v, name) ? under(iterPathErrors(v[name], sub), name, ['properties', name]) : []));
     case 'required':
       if (!isObject(v)) return [];
-      return (s.required ?? []).filter((n) => !(n in v)).map((n) => make('required', `${pyRepr(n)} is a required property`, s, v));
+      return (s.required ?? []).filter((n) => !Object.hasOwn(v, n)).map((n) => make('required', `${pyRepr(n)} is a required property`, s, v));
     case 'additionalProperties': {
       if (!isObject(v) || s.additionalProperties !== false) return [];
-      const extras = Object.keys(v).filter((k) => !(k in (s.properties ?? {}))).sort();
+      const extras = Object.keys(v).filter((k) => !Object.hasOwn((s.properties ?? {}), k)).sort();
       if (extras.length === 0) return [];
       return [make('additionalProperties', `Additional properties are not allowed (${extras.map((e) => pyRepr(e)).join(', ')} ` +
         `${extras.length === 1 ? 'was' : 'were'} unexpected)`, s, v)];
@@ -142,7 +143,7 @@ export function pformat(value: unknown, indent = 0, allowance = 0, width = 72): 
 function sortedCopy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedCopy);
   if (isObject(value)) {
-    const out: Record<string, unknown> = {};
+    const out = emptyDict<unknown>();
     for (const k of Object.keys(value).sort()) out[k] = sortedCopy(value[k]);
     return out;
   }

@@ -150,7 +150,7 @@ const NODE_EXTRA_CHECKS: [string, 'bool' | 'uuid'][] = [['automated_clean', 'boo
 export function validateNodeExtra(node: Record<string, unknown>): Record<string, unknown> {
   const out = { ...node };
   for (const [field, kind] of NODE_EXTRA_CHECKS) {
-    if (!(field in out)) continue;
+    if (!Object.hasOwn(out, field)) continue;
     out[field] = kind === 'bool' ? args.boolean(field, out[field]) : args.uuid(field, out[field]);
   }
   return out;

@@ -18,7 +18,7 @@ export interface PageOptions {
 export function sortKeys(table: TableName, sortKey?: string): string[] {
   const spec: Readonly<Record<string, string>> = TABLES[table];
   if (sortKey && sortKey !== 'id') {
-    const kind = spec[sortKey];
+    const kind = Object.hasOwn(spec, sortKey) ? spec[sortKey] : undefined;
     if (kind === undefined || kind === 'dict' || kind === 'list') throw new InvalidSortKeyError(sortKey);
     return [sortKey, 'id'];
   }

@@ -31,7 +31,7 @@ export async function refreshCleanSteps(task: DriverTask, client: AgentClient): 
     log.debug(`Agent for node ${node.uuid} is busy with a command, will refresh steps on the next heartbeat.`);
     return;
   }
-  const missing = ['clean_steps', 'hardware_manager_version'].filter((k) => !(k in result));
+  const missing = ['clean_steps', 'hardware_manager_version'].filter((k) => !Object.hasOwn(result, k));
   if (missing.length) {
     throw new NodeCleaningFailure(`agent get_clean_steps for node ${node.uuid} returned an invalid result. ` +
       `Keys: ${pySet(missing)} are missing from result: ${pyRepr(result)}.`);
@@ -39,7 +39,7 @@ export async function refreshCleanSteps(task: DriverTask, client: AgentClient): 
   const byInterface: Record<string, JsonObject[]> = {};
   for (const list of Object.values((result.clean_steps ?? {}) as Record<string, JsonObject[]>)) {
     for (const step of list) {
-      const absent = ['interface', 'step', 'priority'].filter((k) => !(k in step));
+      const absent = ['interface', 'step', 'priority'].filter((k) => !Object.hasOwn(step, k));
       if (absent.length) {
         throw new NodeCleaningFailure(`agent get_clean_steps for node ${node.uuid} returned an invalid clean step. ` +
           `Keys: ${pySet(absent)} are missing from step: ${pyRepr(step)}.`);

@@ -31,7 +31,7 @@ export async function refreshDeploySteps(task: DriverTask, client: AgentClient):
   const node = task.node;
   const command = await client.getDeploySteps(node, agentNodeDict(task), task.ports);
   const result = (command.command_result ?? {}) as Record<string, unknown>;
-  const missing = ['deploy_steps', 'hardware_manager_version'].filter((k) => !(k in result));
+  const missing = ['deploy_steps', 'hardware_manager_version'].filter((k) => !Object.hasOwn(result, k));
   if (missing.length) {
     throw new InstanceDeployFailure(`agent get_deploy_steps for node ${node.uuid} returned an invalid result. ` +
       `Keys: ${missing.join(', ')} are missing from result: ${JSON.stringify(result)}.`);
@@ -39,7 +39,7 @@ export async function refreshDeploySteps(task: DriverTask, client: AgentClient):
   const byInterface: Record<string, JsonObject[]> = {};
   for (const list of Object.values(result.deploy_steps as Record<string, JsonObject[]>)) {
     for (const step of list) {
-      const absent = ['interface', 'step', 'priority'].filter((k) => !(k in step));
+      const absent = ['interface', 'step', 'priority'].filter((k) => !Object.hasOwn(step, k));
       if (absent.length) {
         throw new InstanceDeployFailure(`agent get_deploy_steps for node ${node.uuid} returned an invalid deploy step. ` +
           `Keys: ${absent.join(', ')} are missing from step: ${JSON.stringify(step)}.`);

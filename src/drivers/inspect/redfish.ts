@@ -11,9 +11,10 @@ import { insertPort } from '../../db/repositories/conductor-port-queries';
 import * as redfish from '../../protocols/redfish';
 import type { DriverTask, InspectInterface, JsonObject } from '../base';
 import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
+import { lookupTable } from '../../common/own-keys';
 
-const CPU_ARCH: Readonly<Record<string, string>> = { x86: 'x86_64', 'IA-64': 'ia64', ARM: 'arm', MIPS: 'mips', OEM: 'oem' };
-const BOOT_MODE: Readonly<Record<string, string>> = { UEFI: 'uefi', Legacy: 'bios' };
+const CPU_ARCH: Readonly<Record<string, string>> = lookupTable({ x86: 'x86_64', 'IA-64': 'ia64', ARM: 'arm', MIPS: 'mips', OEM: 'oem' });
+const BOOT_MODE: Readonly<Record<string, string>> = lookupTable({ UEFI: 'uefi', Legacy: 'bios' });
 const ESSENTIAL = ['memory_mb', 'local_gb', 'cpus', 'cpu_arch'];
 const GIB = 1024 ** 3;
 const MAC = /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/i;
@@ -111,7 +112,7 @@ async function inspectHardware(task: DriverTask): Promise<string> {
   props.local_gb = String(found.localGb);
   const mode = system.boot.mode === null ? undefined : BOOT_MODE[system.boot.mode];
   if (mode) props.capabilities = withBootMode(props.capabilities, mode);
-  const missing = ESSENTIAL.filter((k) => !(k in props));
+  const missing = ESSENTIAL.filter((k) => !Object.hasOwn(props, k));
   if (missing.length) {
     throw new HardwareInspectionFailure({
       error: `Failed to discover the following properties: ${missing.join(', ')} on node ${task.node.uuid}`,

@@ -12,9 +12,10 @@ import type { BootDevice } from '../../protocols/ipmi';
 import type { DriverTask, ManagementInterface } from '../base';
 import { IPMI_PROPERTIES, boolFromString, ipmiCall, parseIpmiDriverInfo } from '../ipmi-common';
 import { UNSUPPORTED_BOOT_MODE_METHODS } from './base-unsupported';
+import { lookupTable } from '../../common/own-keys';
 
 /** BOOT_DEVICE_HEXA_MAP: boot flags data 2 for each device (selector bits 5:2). */
-const BOOT_DEVICE_HEX: Readonly<Record<string, number>> = { pxe: 0x04, disk: 0x08, cdrom: 0x14, bios: 0x18, safe: 0x0c };
+const BOOT_DEVICE_HEX: Readonly<Record<string, number>> = lookupTable({ pxe: 0x04, disk: 0x08, cdrom: 0x14, bios: 0x18, safe: 0x0c });
 
 function hex(n: number): string {
   return `0x${n.toString(16).padStart(2, '0')}`;
@@ -86,7 +87,7 @@ function disableBootTimeout(task: DriverTask): boolean {
 }
 
 async function setBootDevice(task: DriverTask, device: string, persistent: boolean): Promise<void> {
-  if (!(device in BOOT_DEVICE_HEX)) throw new InvalidParameterValue(`Invalid boot device ${device} specified.`);
+  if (!Object.hasOwn(BOOT_DEVICE_HEX, device)) throw new InvalidParameterValue(`Invalid boot device ${device} specified.`);
   const driverInfo = task.node.driver_info ?? {};
   if (boolFromString(driverInfo.ipmi_force_boot_device ?? false)) {
     // force_persistent_boot: Ironic re-sends the device on power on, so the BMC gets a one-time one.

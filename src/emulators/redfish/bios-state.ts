@@ -37,7 +37,7 @@ export class BiosState {
     }
     const staged: BiosAttributes = {};
     for (const [name, value] of Object.entries(attrs)) {
-      if (!(name in this.current)) {
+      if (!Object.hasOwn(this.current, name)) {
         throw new EmulatorHttpError(400, 'PropertyUnknown', `The property ${name} is not in the list of valid properties for the resource.`, [`Attributes/${name}`]);
       }
       if (typeof value !== typeof this.current[name]) {

@@ -76,7 +76,7 @@ export async function setBootOverride(conn: RedfishConnection, path: string, req
     const res = await conn.request('GET', settingsPath);
     const settingsBoot = res.json ? objectField(res.json, 'Boot') ?? {} : {};
     settingsEtag = typeof res.headers.etag === 'string' ? res.headers.etag : null;
-    for (const [k, v] of Object.entries(wanted)) (k in settingsBoot ? staged : direct)[k] = v;
+    for (const [k, v] of Object.entries(wanted)) (Object.hasOwn(settingsBoot, k) ? staged : direct)[k] = v;
   } else {
     Object.assign(direct, wanted);
   }

@@ -23,6 +23,15 @@ describe('policy check strings', () => {
     assert.equal(check('@', creds), true);
   });
 
+  it('finds no target or credential through the prototype chain', () => {
+    const creds = { roles: ['member'], project_id: 'p1' };
+    for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      assert.equal(check(`project_id:%(${key})s`, creds), false, key);
+      assert.equal(check(`${key}:%(node.owner)s`, creds, { 'node.owner': 'p1' }), false, key);
+      assert.equal(check(`roles.${key}:%(node.owner)s`, creds, { 'node.owner': 'p1' }), false, key);
+    }
+  });
+
   it('matches roles case-insensitively and targets through %(...)s', () => {
     const creds = { roles: ['Member'], project_id: 'p1' };
     assert.equal(check('role:member and (project_id:%(node.owner)s or project_id:%(node.lessee)s)', creds,

@@ -8,6 +8,7 @@ import type { NodeRecord } from '../../../db/models';
 import { baseUrl } from '../../links';
 import * as args from '../../schemas/args';
 import type { ApiContext } from '../../state';
+import { emptyDict } from '../../../common/own-keys';
 
 export type ArgValidator = (name: string, value: unknown) => unknown;
 
@@ -29,7 +30,7 @@ function jsonObjectBody(ctx: ApiContext): Record<string, unknown> | null {
  * unknown-name check and the named validators, as the path arguments come first in Ironic's handlers.
  */
 export function readArgs(ctx: ApiContext, specs: ArgSpec[], positional?: () => void): Record<string, unknown> {
-  const merged: Record<string, unknown> = {};
+  const merged = emptyDict<unknown>();
   for (const [key, value] of Object.entries(ctx.query)) merged[key] = value;
   Object.assign(merged, jsonObjectBody(ctx) ?? {});
   const names = new Set(specs.map((s) => s.name));
@@ -38,7 +39,7 @@ export function readArgs(ctx: ApiContext, specs: ArgSpec[], positional?: () => v
   positional?.();
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
-    if (spec.name in merged) {
+    if (Object.hasOwn(merged, spec.name)) {
       out[spec.name] = spec.validate ? spec.validate(spec.name, merged[spec.name]) : merged[spec.name];
     } else if (spec.required && spec.validate) {
       throw new InvalidParameterValue(`Missing mandatory parameter: ${spec.name}`);
