@@ -122,12 +122,15 @@ function maskNested(value: unknown, secret: string): unknown {
   return value;
 }
 
-/** strutils.mask_dict_password: a secret key's value replaced outright, anything else masked inside. */
+/** One entry of mask_dict_password: a secret key's value replaced outright unless it is a dict. */
+function maskEntry(key: string, value: unknown, secret: string): unknown {
+  return !isMapping(value) && isSecretKey(key) ? secret : maskNested(value, secret);
+}
+
+/** strutils.mask_dict_password: each entry masked by its key, dicts recursively, strings by pattern. */
 export function maskDictPassword(dict: Record<string, unknown>, secret: string = SECRET): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(dict)) {
-    out[key] = !isMapping(value) && isSecretKey(key) ? secret : maskNested(value, secret);
-  }
+  for (const [key, value] of Object.entries(dict)) out[key] = maskEntry(key, value, secret);
   return out;
 }
 
@@ -184,9 +187,12 @@ export function maskMessage(message: string): string {
   return maskUrlCredentials(maskPassword(message));
 }
 
-/** Stored data about to be echoed in a message: dicts masked by key, strings by pattern, URLs. */
-export function maskForEcho(value: unknown): unknown {
-  return maskUrlsDeep(maskNested(value, SECRET));
+/**
+ * Stored data about to be echoed in a message: dicts masked by key, strings by pattern, URLs'
+ * userinfo; `key`, when the value was found under one, masks it as mask_dict_password would.
+ */
+export function maskForEcho(value: unknown, key?: string): unknown {
+  return maskUrlsDeep(key === undefined ? maskNested(value, SECRET) : maskEntry(key, value, SECRET));
 }
 
 /**
