@@ -196,29 +196,31 @@ export function maskForEcho(value: unknown, key?: string): unknown {
 }
 
 /**
- * JSON text escaping a character that lower-cases to ASCII or an ASCII one (canonical JSON never
- * does): such text is decoded before a prefilter may pass it unmasked.
+ * JSON text escaping an ASCII character (canonical JSON never does) or holding the Kelvin sign
+ * (which lower-cases to `k`): a prefilter cannot read such text, so it is decoded and masked.
  */
-const ESCAPED_ASCII_OR_KELVIN = /\\u(?:00[2-7][0-9a-f]|212a)|\u212a/i;
+const UNREADABLE_JSON = /\\u(?:00[2-7][0-9a-f]|212a)/i;
 
-/** JSON text in which no sanitize key (or `extra` name) can occur once decoded and lower-cased. */
-export function jsonMayHoldSecretKey(text: string, extra: readonly string[] = []): boolean {
-  return anyKeyPrefilter(extra).test(text) || ESCAPED_ASCII_OR_KELVIN.test(text);
+function unreadableJson(text: string): boolean {
+  return (text.includes('\\u') && UNREADABLE_JSON.test(text)) || text.includes('\u212a');
 }
 
-/** JSON text that, decoded, might hold a URL with userinfo. */
+/**
+ * A test on stored JSON text that is false only when, decoded, the text can hold none of `names`
+ * (matched as mask_dict_password matches keys: case-insensitively, anywhere in keys or values).
+ * The node list paths rely on it being cheap and usually false.
+ */
+export function jsonNamePrefilter(names: readonly string[]): (text: string) => boolean {
+  if (names.length === 0) return unreadableJson;
+  const re = new RegExp(names.join('|'), 'i');
+  return (text) => re.test(text) || unreadableJson(text);
+}
+
+/** Without one of these, JSON text holds neither an `@` nor an escape nor the Kelvin sign. */
+const URL_OR_UNREADABLE = /[@\\\u212a]/;
+
+/** JSON text that, decoded, might hold a URL with userinfo: mostly one scan for three characters. */
 export function jsonMayHoldUrlCredentials(text: string): boolean {
-  return (text.includes('@') && text.includes('://')) || ESCAPED_ASCII_OR_KELVIN.test(text);
-}
-
-const prefilters = new Map<string, RegExp>();
-
-function anyKeyPrefilter(extra: readonly string[]): RegExp {
-  const id = extra.join('|');
-  let re = prefilters.get(id);
-  if (!re) {
-    re = new RegExp([...SANITIZE_KEYS, ...extra].join('|'), 'i');
-    prefilters.set(id, re);
-  }
-  return re;
+  if (!URL_OR_UNREADABLE.test(text)) return false;
+  return (text.includes('@') && text.includes('://')) || unreadableJson(text);
 }

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import * as nodesRepo from '../../src/db/repositories/nodes';
 import type { ConductorApi } from '../../src/rpc/conductor-api';
 import { startTestServer, TestServer } from './support/server';
 
@@ -94,6 +95,13 @@ describe('node secrets stay masked', () => {
       assert.equal(node.extra.mirror, 'ftp://******@mirror/', name);
       assert.equal(node.description, 'BMC at https://******@bmc', name);
     }
+  });
+
+  it('finding 4: the states view masks URL userinfo in last_error', async () => {
+    await nodesRepo.update(s.db, uuid, { last_error: 'Redfish https://admin:URLPW@bmc/redfish/v1 failed' });
+    const res = await s.request('GET', `/v1/nodes/${uuid}/states`, { version: V });
+    assert.equal(res.status, 200);
+    assert.equal(res.json.last_error, 'Redfish https://******@bmc/redfish/v1 failed');
   });
 
   it('a 500 whose message is raw text with stored secrets is masked before it is sent', async () => {

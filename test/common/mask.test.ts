@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  jsonMayHoldSecretKey, jsonMayHoldUrlCredentials, maskDictPassword, maskForEcho, maskMessage, maskPassword,
+  jsonMayHoldUrlCredentials, jsonNamePrefilter, maskDictPassword, maskForEcho, maskMessage, maskPassword,
   maskUrlCredentials, SANITIZE_KEYS,
 } from '../../src/common/mask';
 import { OSLO_CASES } from './oslo-mask-cases';
@@ -87,12 +87,15 @@ describe('URL userinfo', () => {
 });
 
 describe('JSON text prefilters', () => {
-  test('pass text that cannot change, catch keys, escapes and the Kelvin sign', () => {
-    assert.equal(jsonMayHoldSecretKey('{"ipmi_address": "10.0.0.1"}'), false);
-    assert.equal(jsonMayHoldSecretKey('{"IPMI_Password": "x"}'), true);
-    assert.equal(jsonMayHoldSecretKey('{"to\\u212aen": "x"}'), true);
-    assert.equal(jsonMayHoldSecretKey('{"p\\u0061ssword": "x"}'), true);
-    assert.equal(jsonMayHoldSecretKey('{"image_url": "x"}', ['image_url']), true);
+  test('pass text that cannot change, catch names, escapes and the Kelvin sign', () => {
+    const secretKeys = jsonNamePrefilter(SANITIZE_KEYS);
+    assert.equal(secretKeys('{"ipmi_address": "10.0.0.1", "note": "caf\\u00e9"}'), false);
+    assert.equal(secretKeys('{"IPMI_Password": "x"}'), true);
+    assert.equal(secretKeys('{"to\\u212aen": "x"}'), true);
+    assert.equal(secretKeys('{"to\u212aen": "x"}'), true);
+    assert.equal(secretKeys('{"p\\u0061ssword": "x"}'), true);
+    assert.equal(jsonNamePrefilter(['image_url'])('{"image_url": "x"}'), true);
+    assert.equal(jsonNamePrefilter([])('{"a": "http:\\u002f/u:p@h"}'), true);
     assert.equal(jsonMayHoldUrlCredentials('{"a": "http://h/x", "b": "me@x"}'), true);
     assert.equal(jsonMayHoldUrlCredentials('{"a": "http://h/x"}'), false);
     assert.equal(jsonMayHoldUrlCredentials('{"a": "me@x"}'), false);

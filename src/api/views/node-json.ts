@@ -15,7 +15,7 @@ import { asciiJson, jsonString, pyJsonDumps, pyJsonFragment } from '../pyjson';
 import { V } from '../versions';
 import { DICT_FIELDS, NodeViewExtras, NodeViewOptions, SUB_LINKS, subLinks, viewPlan } from './node';
 import { maskUrlCredentials } from '../../common/mask';
-import { maskNodeDict, storedDictNeedsMask } from './node-masking';
+import { hasFieldMask, maskNodeDict, storedDictNeedsMask } from './node-masking';
 import type { NodeRef } from './node-extras';
 import { isoformat } from './resource-dict';
 
@@ -75,23 +75,31 @@ function list(value: unknown): string {
 const MASK_MEMO_SIZE = 50_000;
 
 /**
- * A dict column's text as maskNodeField shows it. The prefilter passes most stored texts on
- * unparsed; the rest are memoised by their stored text: masking parses and re-serialises the dict,
- * which was a tenth of a detail page, and the same stored texts come back on every poll of the list.
+ * A dict column's text as maskNodeField shows it. Columns with Ironic's masks are memoised by their
+ * stored text: masking parses and re-serialises the dict, which was a tenth of a detail page, and
+ * the same stored texts come back on every poll of the list. Other columns rarely need a mask
+ * (URL userinfo): the cheap prefilter comes first (a Map lookup hashes the whole text), and only
+ * texts it lets through go to the memo.
  */
 function maskedDict(field: string): (value: unknown) => string {
   const memo = new Map<string, string>();
-  return (value) => {
-    const stored = storedText(value);
-    if (stored === 'null') return pyJsonFragment(maskNodeDict(field, {}));
-    if (!storedDictNeedsMask(field, stored)) return asciiJson(stored);
+  const memoised = (stored: string): string => {
     let out = memo.get(stored);
     if (out === undefined) {
-      out = pyJsonFragment(maskNodeDict(field, new StoredJson(stored).parse() as Record<string, unknown>));
+      out = storedDictNeedsMask(field, stored)
+        ? pyJsonFragment(maskNodeDict(field, new StoredJson(stored).parse() as Record<string, unknown>))
+        : asciiJson(stored);
       if (memo.size >= MASK_MEMO_SIZE) memo.clear();
       memo.set(stored, out);
     }
     return out;
+  };
+  const prefilterFirst = !hasFieldMask(field);
+  return (value) => {
+    const stored = storedText(value);
+    if (stored === 'null') return '{}'; // No mask changes an empty dict.
+    if (prefilterFirst && !storedDictNeedsMask(field, stored)) return asciiJson(stored);
+    return memoised(stored);
   };
 }
 

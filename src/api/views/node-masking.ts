@@ -6,7 +6,7 @@
  */
 import { pyTruthy } from '../../common/pyrepr';
 import {
-  jsonMayHoldSecretKey, jsonMayHoldUrlCredentials, maskDictPassword, maskUrlCredentials, maskUrlsDeep, SECRET,
+  jsonMayHoldUrlCredentials, jsonNamePrefilter, maskDictPassword, maskUrlCredentials, maskUrlsDeep, SANITIZE_KEYS, SECRET,
 } from '../../common/mask';
 import { StoredJson } from '../../db/stored-json';
 
@@ -36,12 +36,18 @@ interface FieldMask {
 const identity: DictMask = (d) => d;
 
 const FIELD_MASKS: ReadonlyMap<string, FieldMask> = new Map([
-  ['driver_info', { mayChange: (t: string) => jsonMayHoldSecretKey(t), mask: maskDictPassword }],
-  ['instance_info', { mayChange: (t: string) => jsonMayHoldSecretKey(t, ['image_url']), mask: maskInstanceInfo }],
-  ['driver_internal_info', { mayChange: (t: string) => t.includes('agent_secret_token'), mask: maskDriverInternalInfo }],
+  ['driver_info', { mayChange: jsonNamePrefilter(SANITIZE_KEYS), mask: maskDictPassword }],
+  ['instance_info', { mayChange: jsonNamePrefilter([...SANITIZE_KEYS, 'image_url']), mask: maskInstanceInfo }],
+  ['driver_internal_info', { mayChange: jsonNamePrefilter(['agent_secret_token']), mask: maskDriverInternalInfo }],
 ]);
 
+/** Other dict fields: only URLs are masked. */
 const URLS_ONLY: FieldMask = { mayChange: () => false, mask: identity };
+
+/** Whether the field has a mask of its own (Ironic's), beyond URL userinfo. */
+export function hasFieldMask(field: string): boolean {
+  return FIELD_MASKS.has(field);
+}
 
 /**
  * Whether a dict field's stored text needs decoding to be shown: it may hold a secret the field's
