@@ -127,11 +127,12 @@ function maskEntry(key: string, value: unknown, secret: string): unknown {
   return !isMapping(value) && isSecretKey(key) ? secret : maskNested(value, secret);
 }
 
-/** strutils.mask_dict_password: each entry masked by its key, dicts recursively, strings by pattern. */
+/**
+ * strutils.mask_dict_password: each entry masked by its key, dicts recursively, strings by pattern.
+ * Built with Object.fromEntries, which defines own properties, so a stored `__proto__` key stays a key.
+ */
 export function maskDictPassword(dict: Record<string, unknown>, secret: string = SECRET): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(dict)) out[key] = maskEntry(key, value, secret);
-  return out;
+  return Object.fromEntries(Object.entries(dict).map(([key, value]) => [key, maskEntry(key, value, secret)]));
 }
 
 /** Where the authority starting at `start` ends: at `/`, `?`, `#` or the end of the text. */
@@ -177,9 +178,7 @@ export function maskUrlsDeep(value: unknown): unknown {
   if (typeof value === 'string') return maskUrlCredentials(value);
   if (Array.isArray(value)) return value.map(maskUrlsDeep);
   if (!isMapping(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) out[maskUrlCredentials(key)] = maskUrlsDeep(v);
-  return out;
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [maskUrlCredentials(key), maskUrlsDeep(v)]));
 }
 
 /** A free-text message (fault, RPC error, log line): oslo's patterns, then URL userinfo. */

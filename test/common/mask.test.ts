@@ -24,6 +24,14 @@ describe("oslo.utils' MaskPasswordTestCase and MaskDictionaryPasswordTestCase", 
     assert.deepEqual(SANITIZE_KEYS, SANITIZE_KEYS.map((k) => k.toLowerCase()));
   });
 
+  test('a stored __proto__ key stays an own key of the masked dict', () => {
+    const masked = maskDictPassword(JSON.parse('{"__proto__": {"password": "x"}, "a": "http://u:p@h"}') as Record<string, unknown>);
+    assert.deepEqual(Object.keys(masked), ['__proto__', 'a']);
+    assert.equal(Object.getPrototypeOf(masked), Object.prototype);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(masked, '__proto__')?.value, { password: '******' });
+    assert.deepEqual(Object.keys(maskForEcho(masked) as object), ['__proto__', 'a']);
+  });
+
   test('test_argument_untouched: the dict passed in is not modified', () => {
     const payload = { password: 'DK0PK1AK3', dict: { cat: 'meow', password: '*aa38skdjf' }, list: ['--password x'] };
     const pristine = structuredClone(payload);
