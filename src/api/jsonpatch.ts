@@ -3,6 +3,7 @@
  * python-jsonpatch wording in its PatchError reasons so clients see Ironic's messages.
  */
 import { InvalidParameterValue, PatchError } from '../common/errors';
+import { maskForEcho } from '../common/mask';
 import { pyRepr } from '../common/pyrepr';
 
 export interface PatchOp {
@@ -63,9 +64,11 @@ function applyOne(doc: Json, op: PatchOp): Json {
     case 'copy':
       return add(doc, decodePointer(op.path), structuredClone(get(doc, decodePointer(op.from ?? ''))));
     case 'test': {
-      const actual = get(doc, decodePointer(op.path));
+      const parts = decodePointer(op.path);
+      const actual = get(doc, parts);
       if (JSON.stringify(actual) !== JSON.stringify(op.value)) {
-        throw new Conflict(`${pyRepr(actual)} (${pyType(actual)}) is not equal to tested value ${pyRepr(op.value)} (${pyType(op.value)})`);
+        const shown = pyRepr(maskForEcho(actual, parts[parts.length - 1]));
+        throw new Conflict(`${shown} (${pyType(actual)}) is not equal to tested value ${pyRepr(op.value)} (${pyType(op.value)})`);
       }
       return doc;
     }
@@ -97,7 +100,8 @@ function child(node: Json, part: string): Json {
     return node[index];
   }
   if (node !== null && typeof node === 'object' && Object.hasOwn(node, part)) return (node as Record<string, Json>)[part];
-  throw new Conflict(`member '${part}' not found in ${pyRepr(node)}`);
+  // The document holds stored secrets (driver_info): echoed masked, as the views show it.
+  throw new Conflict(`member '${part}' not found in ${pyRepr(maskForEcho(node))}`);
 }
 
 function listIndex(part: string, max: number): number {

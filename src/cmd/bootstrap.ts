@@ -6,6 +6,7 @@ import { parseArgs } from '../conf/cli';
 import { Config, InvalidOptionValue } from '../conf/config';
 import { embeddedDefaults } from '../conf/embedded';
 import { configureLogging, log } from '../common/log';
+import { maskMessage } from '../common/mask';
 import { openDatabase, Database } from '../db/connection';
 
 export interface Bootstrapped {
@@ -45,7 +46,7 @@ export function crash(err: unknown): never {
 }
 
 export function fatal(message: string): never {
-  process.stderr.write(`ERROR: ${message}\n`);
+  process.stderr.write(`ERROR: ${maskMessage(message)}\n`);
   process.exit(1);
 }
 

@@ -1,8 +1,10 @@
 /**
  * Logging in oslo.log's spirit: one line per record to stderr (or [DEFAULT]log_file), with the
- * level set by [DEFAULT]debug. Kept tiny on purpose: hot paths log nothing at info level.
+ * level set by [DEFAULT]debug. Kept tiny on purpose: hot paths log nothing at info level. Every
+ * line is masked (oslo's password patterns, URL userinfo) so no secret reaches a log.
  */
 import * as fs from 'node:fs';
+import { maskMessage } from './mask';
 
 type Level = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
 const ORDER: Record<Level, number> = { DEBUG: 10, INFO: 20, WARNING: 30, ERROR: 40 };
@@ -20,7 +22,7 @@ export function configureLogging(opts: { debug: boolean; logFile: string | null 
 
 function emit(level: Level, message: string): void {
   if (ORDER[level] < threshold) return;
-  sink(`${new Date().toISOString()} ${process.pid} ${level} ironic-ts ${message}`);
+  sink(`${new Date().toISOString()} ${process.pid} ${level} ironic-ts ${maskMessage(message)}`);
 }
 
 export const log = {

@@ -9,6 +9,7 @@ import * as states from '../common/states';
 import type { Step } from '../rpc/conductor-api';
 import { cleaningErrorHandler, errorText, provisioningErrorHandler, wipeCleaningInternalInfo } from './error-handlers';
 import { isActionable } from './fsm';
+import { maskForEcho } from '../common/mask';
 import { pyRepr } from '../common/pyrepr';
 import {
   cleanPriorityOverrides, driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps, withPriorityOverrides,
@@ -130,7 +131,7 @@ export async function continueCleanSteps(task: Task, index: number | null, disab
       result = await executeStep(task, step);
     } catch (err) {
       if (await waitForAgent(task, err)) return;
-      const msg = `Node ${node.uuid} failed step ${pyRepr(step)}: ${errorText(err)}`;
+      const msg = `Node ${node.uuid} failed step ${pyRepr(maskForEcho(step))}: ${errorText(err)}`;
       await cleaningErrorHandler(task, msg);
       return;
     }
@@ -139,7 +140,7 @@ export async function continueCleanSteps(task: Task, index: number | null, disab
       return;
     }
     if (result !== null && result !== undefined) {
-      await cleaningErrorHandler(task, `While executing step ${pyRepr(step)} on node ${node.uuid}, step returned ` +
+      await cleaningErrorHandler(task, `While executing step ${pyRepr(maskForEcho(step))} on node ${node.uuid}, step returned ` +
         `invalid value: ${String(result)}`);
       return;
     }

@@ -5,6 +5,7 @@ import * as states from '../common/states';
 import type { Step } from '../rpc/conductor-api';
 import { errorText, provisioningErrorHandler, servicingErrorHandler, wipeServiceInternalInfo } from './error-handlers';
 import { isActionable } from './fsm';
+import { maskForEcho } from '../common/mask';
 import { pyRepr } from '../common/pyrepr';
 import { executeStep, NodeStep, validateUserSteps } from './steps';
 import type { Task } from './task';
@@ -57,7 +58,7 @@ async function continueServiceSteps(task: Task, index: number): Promise<void> {
     try {
       result = await executeStep(task, steps[i]);
     } catch (err) {
-      await servicingErrorHandler(task, `Node ${node.uuid} failed step ${pyRepr(steps[i])}: ${errorText(err)}`);
+      await servicingErrorHandler(task, `Node ${node.uuid} failed step ${pyRepr(maskForEcho(steps[i]))}: ${errorText(err)}`);
       return;
     }
     if (result === states.SERVICEWAIT) {

@@ -7,6 +7,7 @@
 import * as http from 'node:http';
 import type { Config } from '../conf/config';
 import { log } from '../common/log';
+import { maskMessage } from '../common/mask';
 import { createListener, listenAt } from '../common/ssl-server';
 import type { ConductorApi } from './conductor-api';
 import { dispatch, isRpcMethod } from './dispatch';
@@ -38,8 +39,10 @@ function send(res: http.ServerResponse, status: number, body: unknown, headers: 
   res.end(text);
 }
 
+/** Error messages are masked: a conductor error may echo driver_info or SQL text with bound values. */
 function errorBody(id: unknown, code: number, message: string, kind?: string): unknown {
-  return { jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(kind ? { data: { class: exceptionClassName(kind) } } : {}) } };
+  const error = { code, message: maskMessage(message), ...(kind ? { data: { class: exceptionClassName(kind) } } : {}) };
+  return { jsonrpc: '2.0', id: id ?? null, error };
 }
 
 function replyBody(id: unknown, reply: RpcReply): unknown {

@@ -7,6 +7,7 @@ import { IronicError, HttpError, TemporaryFailure } from '../../common/errors';
 import { isDatabaseUnavailable } from '../../db/availability';
 import { pyJsonDumps } from '../pyjson';
 import { log } from '../../common/log';
+import { maskMessage } from '../../common/mask';
 
 const ROUTING_STRIPPED_HEADERS = [
   'Openstack-Request-Id',
@@ -15,12 +16,17 @@ const ROUTING_STRIPPED_HEADERS = [
   'X-OpenStack-Ironic-API-Version',
 ];
 
+/**
+ * Every message is masked before it is sent: faults echo request and stored data, and a 500's text
+ * may be raw driver or SQL text (knex interpolates bound values, driver_info passwords included).
+ */
 export function faultBody(faultcode: 'Client' | 'Server', faultstring: string): string {
-  return pyJsonDumps({ error_message: pyJsonDumps({ faultcode, faultstring, debuginfo: null }) });
+  return pyJsonDumps({ error_message: pyJsonDumps({ faultcode, faultstring: maskMessage(faultstring), debuginfo: null }) });
 }
 
 function webobBody(err: HttpError): string {
-  return pyJsonDumps({ error_message: pyJsonDumps({ code: err.code, title: err.title, description: err.description }) });
+  const body = { code: err.code, title: maskMessage(err.title), description: maskMessage(err.description) };
+  return pyJsonDumps({ error_message: pyJsonDumps(body) });
 }
 
 function render(ctx: Context, status: number, body: string): void {

@@ -1,6 +1,6 @@
 /** A deploy template as Ironic shows it (deploy_template.py convert_with_links), step args masked. */
 import type { DeployTemplateWithSteps } from '../../db/models';
-import { maskDictPassword } from './node-masking';
+import { maskDictPassword } from '../../common/mask';
 import { checkInvalidFields, isoformat, links, sanitize } from './resource-dict';
 
 export function templateDict(base: string, t: DeployTemplateWithSteps): Record<string, unknown> {

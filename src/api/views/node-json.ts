@@ -14,9 +14,8 @@ import { selfAndBookmark } from '../links';
 import { asciiJson, jsonString, pyJsonDumps, pyJsonFragment } from '../pyjson';
 import { V } from '../versions';
 import { DICT_FIELDS, NodeViewExtras, NodeViewOptions, SUB_LINKS, subLinks, viewPlan } from './node';
-import {
-  DictColumn, maskDriverInfoColumn, maskDriverInternalInfoColumn, maskInstanceInfoColumn,
-} from './node-masking';
+import { maskUrlCredentials } from '../../common/mask';
+import { hasFieldMask, maskNodeDict, storedDictNeedsMask } from './node-masking';
 import type { NodeRef } from './node-extras';
 import { isoformat } from './resource-dict';
 import { lookupTable } from '../../common/own-keys';
@@ -77,22 +76,37 @@ function list(value: unknown): string {
 const MASK_MEMO_SIZE = 50_000;
 
 /**
- * A masked column's text, memoised by its stored text: masking parses and re-serialises the dict,
- * which was a tenth of a detail page, and the same stored texts come back on every poll of the list.
+ * A dict column's text as maskNodeField shows it. Columns with Ironic's masks are memoised by their
+ * stored text: masking parses and re-serialises the dict, which was a tenth of a detail page, and
+ * the same stored texts come back on every poll of the list. Other columns rarely need a mask
+ * (URL userinfo): the cheap prefilter comes first (a Map lookup hashes the whole text), and only
+ * texts it lets through go to the memo.
  */
-function masked(mask: (value: DictColumn) => DictColumn): (value: unknown) => string {
+function maskedDict(field: string): (value: unknown) => string {
   const memo = new Map<string, string>();
-  return (value) => {
-    const stored = storedText(value);
+  const memoised = (stored: string): string => {
     let out = memo.get(stored);
     if (out === undefined) {
-      const result = mask(stored === 'null' ? {} : new StoredJson(stored));
-      out = result instanceof StoredJson ? asciiJson(result.text) : pyJsonFragment(result);
+      out = storedDictNeedsMask(field, stored)
+        ? pyJsonFragment(maskNodeDict(field, new StoredJson(stored).parse() as Record<string, unknown>))
+        : asciiJson(stored);
       if (memo.size >= MASK_MEMO_SIZE) memo.clear();
       memo.set(stored, out);
     }
     return out;
   };
+  const prefilterFirst = !hasFieldMask(field);
+  return (value) => {
+    const stored = storedText(value);
+    if (stored === 'null') return '{}'; // No mask changes an empty dict.
+    if (prefilterFirst && !storedDictNeedsMask(field, stored)) return asciiJson(stored);
+    return memoised(stored);
+  };
+}
+
+/** A string column as maskNodeField shows it (URL userinfo masked). */
+function maskedStr(value: unknown): string {
+  return value === null || value === undefined ? 'null' : jsonString(maskUrlCredentials(text(value)));
 }
 
 /** update_state_in_older_versions, on provision_state only (as nodeView applies it). */
@@ -121,20 +135,18 @@ function linkPieces(links: unknown): Piece[] {
   return [{ text: head }, ...rest.flatMap((part): Piece[] => [{ uuid: true }, { text: part }])];
 }
 
-const MASKED: Readonly<Record<string, (value: unknown) => string>> = lookupTable({
-  driver_info: masked(maskDriverInfoColumn),
-  instance_info: masked(maskInstanceInfoColumn),
-  driver_internal_info: masked(maskDriverInternalInfoColumn),
-});
+/** One masked formatter per dict field, so each keeps its memo across writers. */
+const MASKED_DICTS = new Map([...DICT_FIELDS].map((field) => [field, maskedDict(field)]));
 
-const FORMATS: Readonly<Record<ColumnKind, (value: unknown) => string>> = { dict, list, datetime: date, bool, int, str };
+const FORMATS: Readonly<Record<ColumnKind, (value: unknown) => string>> = {
+  dict, list, datetime: date, bool, int, str: maskedStr,
+};
 
 function columnFormat(field: string, version: number): (value: unknown) => string {
-  if (MASKED[field]) return MASKED[field];
   if (field === 'provision_state') return provisionState(version);
   const kind = NODE_KINDS[field];
   // Unset dict fields read as {} (node_convert_with_links); other JSON columns as null.
-  if (kind === 'dict' || kind === 'list') return DICT_FIELDS.has(field) ? dict : list;
+  if (kind === 'dict' || kind === 'list') return MASKED_DICTS.get(field) ?? list;
   return FORMATS[kind];
 }
 

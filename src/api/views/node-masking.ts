@@ -1,62 +1,14 @@
 /**
- * Hiding secrets in node dicts as Ironic's node_sanitize does without the show_password /
- * show_instance_secrets policies: oslo strutils.mask_dict_password on driver_info and instance_info,
- * then configdrive, image_url and the agent token replaced outright.
+ * Hiding secrets in a node's fields as Ironic's node_sanitize does without the show_password /
+ * show_instance_secrets policies: strutils.mask_dict_password on driver_info and instance_info,
+ * then configdrive, image_url and the agent token replaced outright. Beyond Ironic, the userinfo
+ * of every URL in any dict or string field is masked too (src/common/mask.ts holds the masking).
  */
 import { pyTruthy } from '../../common/pyrepr';
+import {
+  jsonMayHoldUrlCredentials, jsonNamePrefilter, maskDictPassword, maskUrlCredentials, maskUrlsDeep, SANITIZE_KEYS, SECRET,
+} from '../../common/mask';
 import { StoredJson } from '../../db/stored-json';
-
-export const SECRET = '******';
-
-/** oslo.utils strutils._SANITIZE_KEYS: a key containing any of these (case-insensitively) is secret. */
-const SANITIZE_KEYS = ['adminpass', 'admin_pass', 'password', 'admin_password', 'auth_token', 'new_pass',
-  'auth_password', 'secret_uuid', 'secret', 'sys_pswd', 'token', 'configdrive', 'chappassword', 'encrypted_key',
-  'private_key', 'fernetkey', 'sslkey', 'passphrase', 'cephclusterfsid', 'octaviaheartbeatkey', 'rabbitcookie',
-  'cephmanilaclientkey', 'pacemakerremoteauthkey', 'designaterndckey', 'cephadminkey', 'heatauthencryptionkey',
-  'cephclientkey', 'keystonecredential', 'barbicansimplecryptokek', 'cephrgwkey', 'swifthashsuffix',
-  'migrationsshkey', 'cephmdskey', 'cephmonkey'];
-
-function escapeRe(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** On lower-cased text: whether any sanitize key occurs (one scan instead of one per key). */
-const ANY_KEY_IN_LOWER = new RegExp(SANITIZE_KEYS.map(escapeRe).join('|'));
-
-/** The commonest of mask_password's patterns: `key=value`, `key="value"`, `"key": "value"`, `--key value`. */
-function maskString(message: string): string {
-  const lower = message.toLowerCase();
-  if (!ANY_KEY_IN_LOWER.test(lower)) return message;
-  let out = message;
-  for (const key of SANITIZE_KEYS) {
-    if (!lower.includes(key)) continue;
-    const k = escapeRe(key);
-    out = out
-      .replace(new RegExp(`(${k}[0-9]*\\s*=\\s*["'])[^"']*(["'])`, 'gi'), `$1${SECRET}$2`)
-      .replace(new RegExp(`(["'][^"']*${k}[0-9]*["']\\s*:\\s*u?["'])[^"']*(["'])`, 'gi'), `$1${SECRET}$2`)
-      .replace(new RegExp(`([-]{2}${k}[0-9]*\\s+)[^'"=\\s]+(\\s*)`, 'gi'), `$1${SECRET}$2`)
-      .replace(new RegExp(`(${k}[0-9]*\\s*=\\s*)[^\\s'"]+`, 'gi'), `$1${SECRET}`);
-  }
-  return out;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** strutils.mask_dict_password(d, "******"): recursive on dicts, keys by name, string values by pattern. */
-export function maskDictPassword(dict: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(dict)) {
-    if (isMapping(value)) {
-      out[key] = maskDictPassword(value);
-      continue;
-    }
-    if (ANY_KEY_IN_LOWER.test(key.toLowerCase())) out[key] = SECRET;
-    else out[key] = typeof value === 'string' ? maskString(value) : value;
-  }
-  return out;
-}
 
 export function maskInstanceInfo(info: Record<string, unknown>): Record<string, unknown> {
   const out = maskDictPassword(info);
@@ -73,28 +25,70 @@ export function maskDriverInternalInfo(info: Record<string, unknown>): Record<st
 /** A dict column as a view receives it: decoded, or its stored text on list paths. */
 export type DictColumn = Record<string, unknown> | StoredJson;
 
-const ANY_SANITIZE_KEY = new RegExp(SANITIZE_KEYS.map(escapeRe).join('|'), 'i');
-const ANY_INSTANCE_SECRET = new RegExp([...SANITIZE_KEYS, 'image_url'].map(escapeRe).join('|'), 'i');
-const AGENT_TOKEN = /agent_secret_token/;
+type DictMask = (d: Record<string, unknown>) => Record<string, unknown>;
+
+interface FieldMask {
+  /** Whether stored JSON text may change under `mask` (keys and values are both in the text). */
+  mayChange(text: string): boolean;
+  mask: DictMask;
+}
+
+const identity: DictMask = (d) => d;
+
+const FIELD_MASKS: ReadonlyMap<string, FieldMask> = new Map([
+  ['driver_info', { mayChange: jsonNamePrefilter(SANITIZE_KEYS), mask: maskDictPassword }],
+  ['instance_info', { mayChange: jsonNamePrefilter([...SANITIZE_KEYS, 'image_url']), mask: maskInstanceInfo }],
+  ['driver_internal_info', { mayChange: jsonNamePrefilter(['agent_secret_token']), mask: maskDriverInternalInfo }],
+]);
+
+/** Other dict fields: only URLs are masked. */
+const URLS_ONLY: FieldMask = { mayChange: () => false, mask: identity };
+
+/** Whether the field has a mask of its own (Ironic's), beyond URL userinfo. */
+export function hasFieldMask(field: string): boolean {
+  return FIELD_MASKS.has(field);
+}
 
 /**
- * Masks a dict column; stored text that names no secret key anywhere (keys and values are both
- * in the text) cannot change under the mask, so it is passed on unparsed.
+ * Whether a dict field's stored text needs decoding to be shown: it may hold a secret the field's
+ * mask hides, or a URL with userinfo. Text that can hold neither is shown as stored (the list
+ * paths' speed depends on this test being cheap and usually false).
  */
-function maskColumn(value: DictColumn, mayHoldSecret: RegExp,
-  mask: (d: Record<string, unknown>) => Record<string, unknown>): DictColumn {
-  if (!(value instanceof StoredJson)) return mask(value);
-  return mayHoldSecret.test(value.text) ? mask(value.parse() as Record<string, unknown>) : value;
+export function storedDictNeedsMask(field: string, text: string): boolean {
+  return (FIELD_MASKS.get(field) ?? URLS_ONLY).mayChange(text) || jsonMayHoldUrlCredentials(text);
+}
+
+/** A decoded dict field as the API shows it: the field's own mask, then URL userinfo. */
+export function maskNodeDict(field: string, dict: Record<string, unknown>): Record<string, unknown> {
+  return maskUrlsDeep((FIELD_MASKS.get(field) ?? URLS_ONLY).mask(dict)) as Record<string, unknown>;
+}
+
+/** A dict field for the view: stored text passed on unparsed when masking cannot change it. */
+export function maskDictColumn(field: string, value: DictColumn): DictColumn {
+  if (!(value instanceof StoredJson)) return maskNodeDict(field, value);
+  return storedDictNeedsMask(field, value.text) ? maskNodeDict(field, value.parse() as Record<string, unknown>) : value;
+}
+
+function isDict(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** Any shown field's value with its secrets masked: dicts by the field's mask, strings' URL userinfo. */
+export function maskNodeField(field: string, value: unknown): unknown {
+  if (value instanceof StoredJson || isDict(value)) return maskDictColumn(field, value);
+  return typeof value === 'string' ? maskUrlCredentials(value) : value;
 }
 
 export function maskDriverInfoColumn(value: DictColumn): DictColumn {
-  return maskColumn(value, ANY_SANITIZE_KEY, maskDictPassword);
+  return maskDictColumn('driver_info', value);
 }
 
 export function maskInstanceInfoColumn(value: DictColumn): DictColumn {
-  return maskColumn(value, ANY_INSTANCE_SECRET, maskInstanceInfo);
+  return maskDictColumn('instance_info', value);
 }
 
 export function maskDriverInternalInfoColumn(value: DictColumn): DictColumn {
-  return maskColumn(value, AGENT_TOKEN, maskDriverInternalInfo);
+  return maskDictColumn('driver_internal_info', value);
 }

@@ -8,9 +8,7 @@ import { Invalid } from '../../common/errors';
 import type { NodeRecord, NodeTraitRecord } from '../../db/models';
 import { Link, makeLink, selfAndBookmark } from '../links';
 import { V } from '../versions';
-import {
-  DictColumn, maskDriverInfoColumn, maskDriverInternalInfoColumn, maskInstanceInfoColumn,
-} from './node-masking';
+import { maskNodeField } from './node-masking';
 import { isoformat } from './resource-dict';
 import { lookupTable } from '../../common/own-keys';
 
@@ -148,11 +146,9 @@ function viewValue(node: NodeWithTraits, key: string, base: string, extras: Node
     case 'conductor': return extras.conductor ?? null;
     case 'allocation_uuid': return extras.allocationUuid ?? null;
     case 'chassis_uuid': return extras.chassisUuid ?? null;
-    case 'driver_info': return maskDriverInfoColumn(fieldValue(node, key) as DictColumn);
-    case 'instance_info': return maskInstanceInfoColumn(fieldValue(node, key) as DictColumn);
-    case 'driver_internal_info': return maskDriverInternalInfoColumn(fieldValue(node, key) as DictColumn);
-    default: return SUB_LINKS.has(key) ? subLinks(base, node.uuid, key) : fieldValue(node, key);
   }
+  if (SUB_LINKS.has(key)) return subLinks(base, node.uuid, key);
+  return maskNodeField(key, fieldValue(node, key));
 }
 
 /** The API dict for one node (node_convert_with_links + node_sanitize). */

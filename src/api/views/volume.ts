@@ -1,6 +1,6 @@
 /** Volume connectors and targets as Ironic shows them; target properties are password-masked. */
 import type { VolumeConnectorRecord, VolumeTargetRecord } from '../../db/models';
-import { maskDictPassword } from './node-masking';
+import { maskDictPassword } from '../../common/mask';
 import { isoformat, links, sanitize } from './resource-dict';
 
 export function connectorDict(base: string, c: VolumeConnectorRecord, nodeUuid: string | null): Record<string, unknown> {

@@ -9,6 +9,7 @@ import { nodePowerAction } from '../power';
 import type { RingManager } from '../ring-manager';
 import type { Task } from '../task';
 import { failIfInState } from './fail-in-state';
+import { maskForEcho } from '../../common/mask';
 import { pyRepr } from '../../common/pyrepr';
 
 type Check = (manager: ConductorManager, rings: RingManager) => Promise<void>;
@@ -34,7 +35,7 @@ export const checkCleanwaitTimeouts: Check = async (manager, rings) => {
     keepTargetState: true,
     callback: async (task: Task) => {
       const lastError = 'Timeout reached while cleaning the node. Please check if the ramdisk responsible for the ' +
-        `cleaning is running on the node. Failed on step ${pyRepr(task.node.clean_step ?? {})}.`;
+        `cleaning is running on the node. Failed on step ${pyRepr(maskForEcho(task.node.clean_step ?? {}))}.`;
       await cleaningErrorHandler(task, `Cleaning for node ${task.node.uuid} failed. ${lastError}`,
         { errmsg: lastError, setFailState: false });
     },
@@ -78,7 +79,7 @@ export const checkServicewaitTimeouts: Check = async (manager, rings) => {
     keepTargetState: true,
     callback: async (task: Task) => {
       const lastError = 'Timeout reached while servicing the node. Please check if the ramdisk responsible for the ' +
-        `servicing is running on the node. Failed on step ${pyRepr(task.node.service_step ?? {})}.`;
+        `servicing is running on the node. Failed on step ${pyRepr(maskForEcho(task.node.service_step ?? {}))}.`;
       await servicingErrorHandler(task, lastError, lastError, false);
     },
   });

@@ -11,6 +11,7 @@ import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
 import { renameStatesForVersion } from '../../views/node';
+import { maskNodeField } from '../../views/node-masking';
 import { isoformat } from '../../views/resource-dict';
 import { ClientSideError } from '../node-errors';
 import { accepted, bodyOrEmpty, conductorTopic, nodeIdentArg, nodeLocation, readArgs, typesArg } from './params';
@@ -30,12 +31,15 @@ async function getStates(ctx: Ctx): Promise<void> {
   const node = await getNodeByIdent(ctx, ctx.params.node_ident);
   const v = ctx.state.version;
   const out: Record<string, unknown> = {
-    console_enabled: node.console_enabled, last_error: node.last_error, power_state: node.power_state,
+    console_enabled: node.console_enabled, last_error: maskNodeField('last_error', node.last_error), power_state: node.power_state,
     provision_state: node.provision_state, target_power_state: node.target_power_state,
     target_provision_state: node.target_provision_state, provision_updated_at: isoformat(node.provision_updated_at),
   };
   if (v >= V.RAID_CONFIG) // Ironic's JSON columns store None as {}.
-    Object.assign(out, { raid_config: node.raid_config ?? {}, target_raid_config: node.target_raid_config ?? {} });
+    Object.assign(out, {
+      raid_config: maskNodeField('raid_config', node.raid_config ?? {}),
+      target_raid_config: maskNodeField('target_raid_config', node.target_raid_config ?? {}),
+    });
   if (v >= V.BOOT_MODE) Object.assign(out, { boot_mode: node.boot_mode, secure_boot: node.secure_boot });
   renameStatesForVersion(out, v);
   ctx.body = out;
