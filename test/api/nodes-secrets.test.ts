@@ -5,6 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import * as allocationsRepo from '../../src/db/repositories/allocations';
+import * as historyRepo from '../../src/db/repositories/node-history';
 import * as nodesRepo from '../../src/db/repositories/nodes';
 import type { ConductorApi } from '../../src/rpc/conductor-api';
 import { startTestServer, TestServer } from './support/server';
@@ -102,6 +105,23 @@ describe('node secrets stay masked', () => {
     const res = await s.request('GET', `/v1/nodes/${uuid}/states`, { version: V });
     assert.equal(res.status, 200);
     assert.equal(res.json.last_error, 'Redfish https://******@bmc/redfish/v1 failed');
+  });
+
+  it('history events and allocation errors mask URL userinfo and oslo patterns', async () => {
+    const node = await nodesRepo.get(s.db, uuid);
+    await historyRepo.create(s.db, { uuid: randomUUID(), node_id: node.id, severity: 'ERROR', event_type: 'deploy',
+      event: "Failed on https://admin:URLPW@bmc with password 'pw1'", conductor: 'c', user: null } as never);
+    for (const path of [`/v1/nodes/${uuid}/history`, `/v1/nodes/${uuid}/history?detail=True`]) {
+      const res = await s.request('GET', path, { version: V });
+      assert.equal(res.status, 200, res.text);
+      assert.doesNotMatch(res.text, SECRETS);
+      assert.match(res.json.history[0].event, /^Failed on https:\/\/\*\*\*\*\*\*@bmc with password/);
+    }
+    const alloc = await allocationsRepo.create(s.db, { uuid: randomUUID(), name: 'masked-alloc', resource_class: 'x',
+      state: 'error', last_error: 'No node: https://admin:URLPW@bmc' } as never);
+    const shown = await s.request('GET', `/v1/allocations/${alloc.uuid}`, { version: V });
+    assert.equal(shown.status, 200, shown.text);
+    assert.equal(shown.json.last_error, 'No node: https://******@bmc');
   });
 
   it('a 500 whose message is raw text with stored secrets is masked before it is sent', async () => {

@@ -1,5 +1,6 @@
 /** An allocation as Ironic shows it (allocation.py convert_with_links); owner from 1.60. */
 import type { AllocationRecord } from '../../db/models';
+import { maskMessage } from '../../common/mask';
 import { V } from '../versions';
 import { checkInvalidFields, isoformat, links, sanitize } from './resource-dict';
 
@@ -10,7 +11,7 @@ export function allocationDict(base: string, a: AllocationRecord, nodeUuid: stri
     updated_at: isoformat(a.updated_at),
     candidate_nodes: a.candidate_nodes ?? [],
     extra: a.extra ?? {},
-    last_error: a.last_error,
+    last_error: a.last_error === null ? null : maskMessage(a.last_error),
     name: a.name,
     owner: a.owner,
     resource_class: a.resource_class,

@@ -22,6 +22,7 @@ import { listPortgroups } from '../portgroups';
 import { listPorts } from '../ports';
 import { CONNECTOR_KIND, TARGET_KIND } from '../volume';
 import { listVolume } from '../volume-resource';
+import { maskMessage } from '../../../common/mask';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
@@ -106,6 +107,8 @@ function historyView(base: string, nodeUuid: string, event: NodeHistoryRecord, d
     if (field === 'created_at') continue;
     out[field] = record[field] ?? null;
   }
+  // Events repeat last_error texts, which may quote a BMC URL or a driver's command line.
+  if (typeof out.event === 'string') out.event = maskMessage(out.event);
   if (!detail && typeof out.event === 'string' && [...out.event].length > 255) {
     out.event = `${[...out.event].slice(0, 251).join('')}...`;
   }
