@@ -1,3 +1,4 @@
+#!/usr/bin/python3
 """Runs one of the reference Ironic's commands for start.sh, with Debian's /usr/bin/python3.
 
     run_ironic.py [--fixes debian13] dbsync CONF SUBCOMMAND   ironic-dbsync SUBCOMMAND
