@@ -112,7 +112,7 @@ test('ironic-ts adopts a database created and filled by Ironic 21.4.4', { timeou
   const dbUrl = createDatabase(database);
 
   // 1. The operator's existing Ironic and its data.
-  const reference = startReference(path.join(dir, 'reference'), referencePort(), dbUrl);
+  const reference = await startReference(path.join(dir, 'reference'), referencePort(), dbUrl);
   running.push(reference);
   const inventory: Inventory = await fillReference(reference.url);
   recordVifsOnPorts(inventory);
@@ -167,7 +167,7 @@ test('ironic-ts adopts a database created and filled by Ironic 21.4.4', { timeou
   await stop(server);
 
   // 7. Rollback: Ironic 21.4.4 starts again on the upgraded schema, reads what ironic-ts wrote, and writes.
-  const back = startReference(path.join(dir, 'rollback'), referencePort(), dbUrl);
+  const back = await startReference(path.join(dir, 'rollback'), referencePort(), dbUrl);
   running.push(back);
   assertSameAnswers(await takeSnapshot(back.url, sequence), afterWrite, 'when Ironic 21.4.4 serves the upgraded database again');
   for (const p of created) assert.equal((await call(back.url, 'GET', p)).status, 200, `Ironic 21.4.4 reads ${p}`);

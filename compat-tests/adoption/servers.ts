@@ -1,14 +1,15 @@
 /**
  * The two servers of the switch-over, both on one MariaDB database: the reference Ironic 21.4.4
- * (start.sh) and ironic-ts with an ironic.conf whose [database]connection is that same URL.
+ * (support/reference-ironic.ts, release 2023.1 whatever IRONIC_REFERENCE_RELEASE says: the test
+ * checks 21.4.4's schema) and ironic-ts with an ironic.conf whose [database]connection is that same URL.
  */
-import { spawn, execFile, execFileSync } from 'node:child_process';
+import { spawn, execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { startReferenceIronic } from '../support/reference-ironic';
 import { referenceLikeConf, stopProcess } from '../support/target';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
-const REFERENCE_START = path.resolve(REPO, '..', 'shared', 'reference-ironic', 'start.sh');
 const DIST_CMD = path.join(REPO, 'dist', 'src', 'cmd');
 
 export class ServerStartError extends Error {
@@ -20,25 +21,9 @@ export class ServerStartError extends Error {
 
 export interface Running { url: string; stop(): Promise<void> }
 
-export function startReference(dir: string, port: number, dbUrl: string): Running {
-  try {
-    execFileSync('bash', [REFERENCE_START, dir, String(port), dbUrl], { stdio: 'pipe', timeout: 120000 });
-  } catch (err) {
-    const logs = ['dbsync.log', 'stdout.log', 'ironic.log'].map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f));
-    throw new ServerStartError(`reference Ironic did not start: ${(err as Error).message}`,
-      logs.map((f) => `--- ${path.basename(f)}\n${fs.readFileSync(f, 'utf8').slice(-1500)}`).join('\n'));
-  }
-  const pid = Number(fs.readFileSync(path.join(dir, 'ironic.pid'), 'utf8'));
-  return { url: `http://127.0.0.1:${port}`, stop: () => stopPid(pid) };
-}
-
-async function stopPid(pid: number): Promise<void> {
-  try { process.kill(pid, 'SIGTERM'); } catch { return; }
-  for (let i = 0; i < 100; i++) {
-    try { process.kill(pid, 0); } catch { return; }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+export async function startReference(dir: string, port: number, dbUrl: string): Promise<Running> {
+  const server = await startReferenceIronic({ dir, port, dbUrl, release: '2023.1' });
+  return { url: server.url, stop: server.stop };
 }
 
 /** The test suite's usual ironic.conf, but on the MariaDB database instead of SQLite. */

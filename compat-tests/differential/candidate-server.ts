@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { sendRaw } from './http-client';
 import { referenceLikeConf } from '../support/target';
-import { killGroup, readTail, removeDir, ServerStartError, type ServerHandle } from './server-handle';
+import { killGroup } from '../support/process-group';
+import { readTail, removeDir, ServerStartError, type ServerHandle } from './server-handle';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const CANDIDATE_ENTRY = path.join(REPO_ROOT, 'dist', 'src', 'cmd', 'ironic.js');

@@ -1,16 +1,14 @@
 /**
- * The two servers the state-machine walk runs against: the reference Ironic 21.4.4 (start.sh)
- * and ironic-ts, both on fake-hardware with the same extra options. start.sh writes its own
- * ironic.conf, so the reference gets the extras through oslo.config's environment source
- * (OS_<GROUP>__<OPTION>); ironic-ts gets them in its ironic.conf.
+ * The two servers the state-machine walk runs against: the reference Ironic
+ * (support/reference-ironic.ts) and ironic-ts, both on fake-hardware with the same extra options.
+ * The reference's launcher writes its own ironic.conf, so the reference gets the extras through
+ * oslo.config's environment source (OS_<GROUP>__<OPTION>); ironic-ts gets them in its ironic.conf.
  */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { startReferenceIronic } from '../support/reference-ironic';
 import { freePort, startIronicTs, Target } from '../support/target';
-
-const REFERENCE_START = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'reference-ironic', 'start.sh');
 
 /** Option overrides both sides get: group -> option -> value. */
 export type Overrides = Readonly<Record<string, Readonly<Record<string, string>>>>;
@@ -26,12 +24,9 @@ export const WALK_OVERRIDES: Overrides = {
   conductor: { check_provision_state_interval: '1', check_rescue_state_interval: '1', sync_power_state_interval: '0' },
 };
 
-export function referenceAvailable(): boolean {
-  return fs.existsSync(REFERENCE_START);
-}
-
-function envFor(overrides: Overrides): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+/** The overrides as oslo.config's environment source reads them: OS_<GROUP>__<OPTION>. */
+function envFor(overrides: Overrides): Record<string, string> {
+  const env: Record<string, string> = {};
   for (const [group, options] of Object.entries(overrides)) {
     for (const [name, value] of Object.entries(options)) env[`OS_${group.toUpperCase()}__${name.toUpperCase()}`] = value;
   }
@@ -63,34 +58,16 @@ export interface WalkTarget extends Target {
 export async function startReferenceWith(overrides: Overrides): Promise<WalkTarget> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'states-ref-'));
   const port = await freePort();
-  const pidFile = path.join(dir, 'ironic.pid');
-  const stop = async () => {
-    const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
-    // start.sh runs Ironic under setsid: the pid leads its own process group.
-    for (const sig of ['SIGTERM', 'SIGKILL'] as const) {
-      if (!(pid > 1)) break;
-      try {
-        process.kill(-pid, sig);
-      } catch {
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await new Promise<void>((resolve, reject) => {
-      execFile('bash', [REFERENCE_START, dir, String(port)], { env: envFor(overrides), timeout: 180_000 }, (err, _o, stderr) => {
-        if (err) reject(new Error(`reference did not start: ${err.message} ${stderr}`));
-        else resolve();
-      });
-    });
-  } catch (err) {
-    await stop();
+  const removeDir = (): void => fs.rmSync(dir, { recursive: true, force: true });
+  const server = await startReferenceIronic({ dir, port, env: envFor(overrides) }).catch((err: Error) => {
+    removeDir();
     throw err;
-  }
-  const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-  return { url: `http://127.0.0.1:${port}`, kind: 'reference', dir, pid, dbFile: path.join(dir, 'ironic.sqlite'), stop };
+  });
+  const stop = async (): Promise<void> => {
+    await server.stop();
+    removeDir();
+  };
+  return { url: server.url, kind: 'reference', dir, pid: server.pid, dbFile: path.join(dir, 'ironic.sqlite'), stop };
 }
 
 export async function startIronicTsWith(overrides: Overrides): Promise<WalkTarget> {

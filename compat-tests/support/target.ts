@@ -2,11 +2,12 @@
  * The server a compat test talks to: a fresh ironic-ts child process (the default), or, with
  * IRONIC_TS_COMPAT_TARGET=reference, a fresh reference Ironic, to check the tests themselves.
  */
-import { spawn, ChildProcess, execFileSync } from 'node:child_process';
+import { spawn, ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as net from 'node:net';
+import { startReferenceIronic } from './reference-ironic';
 
 export interface Target {
   url: string;
@@ -17,7 +18,6 @@ export interface Target {
 }
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
-const REFERENCE_START = path.resolve(REPO, '..', 'shared', 'reference-ironic', 'start.sh');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -30,7 +30,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The [DEFAULT] lines that enable fake-hardware with the interfaces start.sh gives the reference. */
+/** The [DEFAULT] lines that enable fake-hardware with the interfaces the reference's launcher gives it. */
 export const FAKE_HARDWARE_INTERFACES = `enabled_hardware_types = fake-hardware
 enabled_bios_interfaces = fake,no-bios
 enabled_boot_interfaces = fake
@@ -95,20 +95,17 @@ export async function startIronicTs(dir: string, port: number, extraConf: string
 }
 
 export async function startReference(dir: string, port: number): Promise<Target> {
-  execFileSync('bash', [REFERENCE_START, dir, String(port)], { stdio: 'ignore' });
-  const pid = Number(fs.readFileSync(path.join(dir, 'ironic.pid'), 'utf8'));
+  const server = await startReferenceIronic({ dir, port }).catch((err: Error) => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     kind: 'reference',
     dir,
-    pid,
+    pid: server.pid,
     async stop() {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        /* already gone */
-      }
-      await new Promise((r) => setTimeout(r, 300));
+      await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
