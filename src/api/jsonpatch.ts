@@ -5,6 +5,7 @@
 import { InvalidParameterValue, PatchError } from '../common/errors';
 import { maskForEcho } from '../common/mask';
 import { pyRepr } from '../common/pyrepr';
+import { jsonDepth, MAX_JSON_DEPTH } from '../common/json-limits';
 
 export interface PatchOp {
   op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
@@ -40,7 +41,19 @@ export function applyJsonPatch<T extends Record<string, Json>>(doc: T, patch: Pa
       throw err;
     }
   }
+  refuseDeeperResult(doc, current);
   return current as T;
+}
+
+/**
+ * Each op's value passed the body's depth limit, but ops can stack values (or copies) deeper. A
+ * document already deeper (stored by another Ironic) may be patched as long as it grows no deeper.
+ */
+function refuseDeeperResult(before: Json, after: Json): void {
+  const depth = jsonDepth(after);
+  if (depth > MAX_JSON_DEPTH && depth > jsonDepth(before)) {
+    throw new InvalidParameterValue(`The patched resource would nest deeper than ${MAX_JSON_DEPTH} levels of JSON.`);
+  }
 }
 
 function applyOne(doc: Json, op: PatchOp): Json {

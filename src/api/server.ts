@@ -7,6 +7,7 @@ import { createApiApp } from './app';
 import type { ApiDeps } from './deps';
 import { log } from '../common/log';
 import { guardNoauthExposure } from '../auth/noauth-exposure';
+import { answerParseErrors, limitRequestLine } from './request-line';
 
 export interface ApiServer {
   url: string;
@@ -17,7 +18,8 @@ export async function startApiServer(deps: ApiDeps): Promise<ApiServer> {
   const host = deps.conf.str('api', 'host_ip');
   guardNoauthExposure(deps.conf, { service: 'ironic-api', group: 'api', strategy: deps.conf.str('DEFAULT', 'auth_strategy'), host });
   const app = createApiApp(deps);
-  const server = createListener(deps.conf, deps.conf.bool('api', 'enable_ssl_api'), app.callback());
+  const server = createListener(deps.conf, deps.conf.bool('api', 'enable_ssl_api'), limitRequestLine(app.callback()));
+  answerParseErrors(server);
   server.keepAliveTimeout = 65000;
   const url = await listenAt(server, host, deps.conf.int('api', 'port'));
   log.info(`ironic-api listening on ${url}`);

@@ -172,7 +172,7 @@ describe('nodes API', () => {
       ['/v1/nodes?shard=x', '1.81', 406, 'Request not acceptable. The minimal required API version should be 1.82'],
       ['/v1/nodes?detail=True', '1.42', 400, 'Invalid query parameter ?detail=True received.'],
       ['/v1/nodes?detail=True&fields=uuid', V, 400, 'Can not specify ?detail=True and fields in the same request.'],
-      ['/v1/nodes?fields=bogus', V, 500, "type object 'Node' has no attribute 'bogus'"],
+      ['/v1/nodes?fields=bogus', V, 400, 'Field(s) "bogus" are not valid'],
       ['/v1/nodes/detail?fields=uuid', V, 400, 'Unexpected arguments: fields'],
       ['/v1/nodes?chassis_uuid=1be26c0e-2e3f-4dc3-9ff6-b4b6b3a6e4a1', V, 404,
         'Chassis 1be26c0e-2e3f-4dc3-9ff6-b4b6b3a6e4a1 could not be found.'],

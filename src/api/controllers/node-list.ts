@@ -36,7 +36,7 @@ export const MACHINE_STATES = ['active', 'adopt failed', 'adopting', 'available'
 
 const VALID_FAULTS = ['power failure', 'clean failure', 'rescue abort failure'];
 
-/** Columns (and relationships) of Ironic 21.4.4's nodes model: a list `fields=` naming anything else fails in the query. */
+/** Columns (and relationships) of Ironic 21.4.4's nodes model: a list `fields=` naming anything else is refused. */
 const MODEL_ATTRIBUTES = new Set(['created_at', 'updated_at', 'version', 'id', 'uuid', 'instance_uuid', 'name',
   'chassis_id', 'power_state', 'target_power_state', 'provision_state', 'target_provision_state',
   'provision_updated_at', 'last_error', 'instance_info', 'properties', 'driver', 'driver_info', 'driver_internal_info',
@@ -55,9 +55,6 @@ const LIST_ARGS = [...FILTER_ARGS, 'fields', 'resource_class', 'fault', 'conduct
 const DETAIL_ARGS = [...FILTER_ARGS, 'resource_class', 'fault', 'conductor_group', 'conductor', 'owner',
   'description_contains', 'lessee', 'project', 'shard', 'sharded'];
 
-/** A failure Ironic reports as a 500 with Python's message (kept for wire compatibility). */
-const ServerFault = IronicError;
-
 interface ListArgs {
   chassisUuid: string | null; instanceUuid: string | null; associated: boolean | null; maintenance: boolean | null;
   retired: boolean | null; provisionState: string | null; marker: string | null; limit: number | null;
@@ -71,7 +68,8 @@ interface ListArgs {
 function parseArgs(ctx: ApiContext, accepted: string[], chassisUuid: string | null): ListArgs {
   const q = readQuery(ctx, accepted);
   if (chassisUuid !== null && q.chassis_uuid !== undefined) {
-    throw new ServerFault("NodesController.get_all() got multiple values for argument 'chassis_uuid'");
+    // Python's TypeError (a 500) in Ironic: the path already names the chassis.
+    throw new InvalidParameterValue('chassis_uuid cannot be given as a query argument: the path names the chassis');
   }
   return {
     chassisUuid: args.uuid('chassis_uuid', chassisUuid ?? q.chassis_uuid),
@@ -178,10 +176,10 @@ async function buildFilters(ctx: ApiContext, a: ListArgs): Promise<NodeFilters> 
   return f;
 }
 
+/** Ironic looks each field up on its model and fails with a 500; here an unknown one is a 400. */
 function checkModelFields(fields: string[] | null): void {
-  for (const field of fields ?? []) {
-    if (!MODEL_ATTRIBUTES.has(field)) throw new ServerFault(`type object 'Node' has no attribute '${field}'`);
-  }
+  const invalid = [...new Set((fields ?? []).filter((field) => !MODEL_ATTRIBUTES.has(field)))];
+  if (invalid.length > 0) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
 }
 
 export interface NodeListParent {
