@@ -17,6 +17,10 @@ const PORTGROUP_MEMBERS_BUG =
   'it needs the id, so it finds none and the write hits a constraint); ironic-ts refuses with the PortgroupNotEmpty ' +
   '400 that check was written to give.';
 
+const NO_SERVER_ERRORS =
+  'Ironic 21.4.4 fails this request in Python (TypeError, AttributeError, KeyError) with a 500; the hardening issue ' +
+  'requires no 5xx for bad input, so ironic-ts answers the client\'s 400 with a clear message.';
+
 export const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
   'ports/patch move to other node': PORT_MOVE_BUG,
   'ports/patch pxe_enabled': `Follows from the previous case: the port now belongs to the other node. ${PORT_MOVE_BUG}`,
@@ -32,4 +36,15 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
   'errors/oversized body (> 1 MiB)':
     'Ironic 21.4.4 has no body limit; ironic-ts refuses bodies over [api]max_json_body_size (1 MiB; 64 MiB for provisioning) ' +
     'with 413, as later Ironic does and the foundation issue requires.',
+  'errors/body is null': NO_SERVER_ERRORS,
+  'node-lists/fields unknown': NO_SERVER_ERRORS,
+  'agent-events/node vendor call, method in path and query': NO_SERVER_ERRORS,
+  'agent-events/node vendor call, two path segments': NO_SERVER_ERRORS,
+  'agent-events/driver vendor call, method in path and query': NO_SERVER_ERRORS,
+  'agent-events/driver vendor call, three path segments': NO_SERVER_ERRORS,
+  'errors/body nested 5,000 levels':
+    'Ironic 21.4.4 fails with an empty 500 (Python\'s recursion limit); ironic-ts refuses JSON nested past 100 levels ' +
+    'with a 400, as the hardening issue requires.',
+  'errors/body not UTF-8':
+    'Both answer webob\'s 400 Bad Request; Ironic 21.4.4\'s description is empty, ironic-ts says the body is not UTF-8.',
 };

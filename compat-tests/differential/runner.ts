@@ -59,7 +59,7 @@ function sendCase(target: Target, c: RequestCase, vars: Vars): Promise<RawRespon
   if (c.body !== undefined || c.rawBody !== undefined) {
     headers['Content-Type'] = 'application/json';
     const text = c.rawBody !== undefined ? substitute(c.rawBody, vars) : JSON.stringify(substituteDeep(c.body, vars));
-    body = Buffer.from(text, 'utf8');
+    body = Buffer.from(text, c.rawBodyEncoding ?? 'utf8');
   }
   for (const [k, v] of Object.entries(c.headers ?? {})) headers[k] = substitute(v, vars);
   return sendRaw({ port: target.port, method: c.method, path: substitute(c.path, vars), headers, body });

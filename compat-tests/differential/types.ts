@@ -16,6 +16,8 @@ export interface RequestCase {
   body?: unknown;
   /** Sent byte-for-byte (after substitution); Content-Type application/json unless headers say otherwise. */
   rawBody?: string;
+  /** How rawBody becomes bytes: latin1 maps each char to one byte, to send bytes that are not UTF-8. */
+  rawBodyEncoding?: 'utf8' | 'latin1';
   /** Remember values from the response body: variable name -> dotted path (`uuid`, `nodes.0.uuid`). */
   capture?: Record<string, string>;
   /**

@@ -74,11 +74,11 @@ describe('node indicators, vendor passthru and RAID validation', () => {
     assert.equal(sync.status, 200);
     assert.equal(sync.json, true);
     const twice = await s.request('POST', '/v1/nodes/iv1/vendor_passthru/third_method_sync?method=second_method', { version: V, body: {} });
-    assert.equal(twice.status, 500);
-    assert.equal(faultOf(twice.json), "NodeVendorPassthruController._default() got multiple values for argument 'method'");
+    assert.equal(twice.status, 400);
+    assert.equal(faultOf(twice.json), 'The vendor passthru method is named both in the path and by ?method=');
     const deeper = await s.request('POST', '/v1/nodes/iv1/vendor_passthru/a/b', { version: V, body: {} });
-    assert.equal(deeper.status, 500);
-    assert.equal(faultOf(deeper.json), "NodeVendorPassthruController._default() got multiple values for argument 'data'");
+    assert.equal(deeper.status, 400);
+    assert.equal(faultOf(deeper.json), "A vendor passthru method is one path segment, not 'a/b'");
     const driver = await s.request('POST', '/v1/drivers/fake-hardware/vendor_passthru/nope', { version: V, body: {} });
     assert.equal(driver.status, 400);
     assert.equal(faultOf(driver.json), 'No handler for method nope');

@@ -5,6 +5,10 @@ import { get, MAX, post, raw } from './build';
 const nodes = '/v1/nodes';
 const ONE_MIB = 1024 * 1024;
 const oversized = JSON.stringify({ driver: 'fake-hardware', extra: { blob: 'x'.repeat(ONE_MIB + 1024) } });
+const deeplyNested = `{"driver": "fake-hardware", "extra": {"a": ${'['.repeat(5000)}${']'.repeat(5000)}}}`;
+/** eventlet's limit is on the request line, CRLF included: this one is exactly 8192 bytes. */
+const longLine = `/v1/nodes?fields=${'uuid,'.repeat(1630)}uuid`;
+const atLineLimit = `${longLine}${'x'.repeat(8192 - 'GET  HTTP/1.1\r\n'.length - longLine.length)}`;
 
 export const errors: CaseGroup = {
   group: 'errors',
@@ -55,5 +59,9 @@ export const errors: CaseGroup = {
     get('unknown driver', '/v1/drivers/no-such-driver', MAX),
     get('unknown conductor', '/v1/conductors/no-such-host', MAX),
     raw('POST', 'oversized body (> 1 MiB)', nodes, MAX, oversized),
+    raw('POST', 'body not UTF-8', nodes, MAX, '{"driver": "fake-hardware", "name": "\xff\xfe"}', { rawBodyEncoding: 'latin1' }),
+    raw('POST', 'body nested 5,000 levels', nodes, MAX, deeplyNested),
+    get('request line of 8 KiB', atLineLimit, MAX),
+    get('fields repeated 10,000 times', `/v1/nodes?${Array.from({ length: 10000 }, () => 'fields=uuid').join('&')}`, MAX),
   ],
 };

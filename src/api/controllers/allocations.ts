@@ -150,8 +150,7 @@ function allocationOwner(ctx: ApiContext, body: Record<string, unknown>): string
 async function createAllocation(ctx: ApiContext): Promise<void> {
   requireAllocations(ctx);
   readQuery(ctx, []);
-  const body = ALLOCATION_VALIDATOR('allocation', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null;
-  if (body === null) throw new TypeError("'NoneType' object has no attribute 'get'");
+  const body = args.requiredBody('allocation', ALLOCATION_VALIDATOR('allocation', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
   checkOwnerField(ctx, Object.keys(body));
   if (body.name && !args.isValidLogicalName(body.name)) {
     throw new Invalid(`Cannot create allocation with invalid name '${args.pyStr(body.name)}'`);

@@ -61,8 +61,7 @@ async function showChassis(ctx: ApiContext): Promise<void> {
 
 async function createChassis(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
-  const body = CHASSIS_VALIDATOR('chassis', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null;
-  if (body === null) throw new TypeError("'NoneType' object has no attribute 'get'");
+  const body = args.requiredBody('chassis', CHASSIS_VALIDATOR('chassis', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
   const created = await repo(chassisRepo.create(ctx.state.deps.db, {
     uuid: (body.uuid as string | null) || randomUUID(),
     description: (body.description as string | null | undefined) ?? null,

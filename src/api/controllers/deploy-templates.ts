@@ -129,8 +129,7 @@ function ironicStepOrder(current: DeployTemplateStepRecord[], wanted: StepValue[
 async function createTemplate(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
   readQuery(ctx, []);
-  const body = TEMPLATE_VALIDATOR('template', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null;
-  if (body === null) throw new TypeError("'NoneType' object has no attribute 'get'");
+  const body = args.requiredBody('template', TEMPLATE_VALIDATOR('template', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
   const steps = body.steps as StepBody[];
   const created = await repo(templatesRepo.create(ctx.state.deps.db, {
     uuid: (body.uuid as string | null) || randomUUID(),

@@ -113,7 +113,7 @@ async function vendorMethods(ctx: ApiContext): Promise<void> {
 
 async function vendorPassthru(ctx: ApiContext): Promise<void> {
   const q = readQuery(ctx, ['method']);
-  const method = passthruMethod('DriverPassthruController', ctx.params.method, q.method);
+  const method = passthruMethod(ctx.params.method, q.method);
   if (!method) throw new InvalidParameterValue('Missing mandatory parameter: method');
   await requireKnownDriver(ctx, ctx.params.name);
   throw new InvalidParameterValue(`No handler for method ${method}`);

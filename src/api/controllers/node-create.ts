@@ -4,7 +4,7 @@
  * resolved, then the conductor creates the node (it fills in the default interfaces).
  */
 import { randomUUID } from 'node:crypto';
-import { ChassisNotFound, Invalid, IronicError, NotAcceptable } from '../../common/errors';
+import { ChassisNotFound, Invalid, NotAcceptable } from '../../common/errors';
 import type { NodeRecord, NodeWithRelations } from '../../db/models';
 import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
@@ -72,7 +72,7 @@ function applyProjectScope(ctx: ApiContext, node: Record<string, unknown>): void
 export async function createNode(ctx: ApiContext): Promise<void> {
   const body = bodyOrEmpty(ctx);
   const node = validateNodeBody('node', body, NODE_CREATE_SCHEMA);
-  if (body === null) throw new IronicError("'NoneType' object has no attribute 'get'");
+  args.requiredBody('node', body);
   rejectNewerFields(node, ctx.state.version);
   if (!node.uuid) node.uuid = randomUUID();
   if (!node.conductor_group) node.conductor_group = '';

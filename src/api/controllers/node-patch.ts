@@ -3,7 +3,7 @@
  * paths checked before the node is loaded, then Ironic's state rules, the patch applied to the
  * node's dict, the result re-validated, and only the changed fields sent to the conductor.
  */
-import { Invalid, NotAcceptable } from '../../common/errors';
+import { Invalid, InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import type { NodeRecord } from '../../db/models';
 import * as nodesRepo from '../../db/repositories/nodes';
 import { applyJsonPatch, PatchOp } from '../jsonpatch';
@@ -117,9 +117,9 @@ async function changedFields(ctx: ApiContext, node: LoadedNode, patched: Record<
   Promise<Partial<NodeRecord>> {
   const chassisId = await chassisIdForBody(ctx, patched.chassis_uuid);
   const group = patched.conductor_group;
-  if (typeof group !== 'string') {
-    throw new ClientSideError(group === undefined ? "'conductor_group'" : "'NoneType' object has no attribute 'lower'", 500);
-  }
+  // Ironic fails here in Python (KeyError, AttributeError) with a 500; the client gets a 400.
+  if (group === undefined) throw new InvalidParameterValue("'conductor_group' is a mandatory attribute and can not be removed");
+  if (typeof group !== 'string') throw new InvalidParameterValue('conductor_group cannot be None; "" means no conductor group');
   patched.conductor_group = group.toLowerCase();
   if (patched.protected === null || patched.protected === undefined) patched.protected = false;
   const record = node as unknown as Record<string, unknown>;

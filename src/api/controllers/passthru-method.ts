@@ -6,22 +6,20 @@
  * TypeError, a 500 before anything is looked up.
  */
 import type Router from '@koa/router';
-import { IronicError } from '../../common/errors';
+import { InvalidParameterValue } from '../../common/errors';
 import type { ApiContext, ApiState } from '../state';
-
-/** Python's TypeError, as pecan lets it through (a 500 with the interpreter's text). */
-const ServerFault = IronicError;
 
 /**
  * `remainder` is the path after `/vendor_passthru/` ('' or undefined when none), `query` the
  * `method` query argument; null when neither names one.
  */
-export function passthruMethod(controller: string, remainder: string | undefined, query: unknown): string | null {
+export function passthruMethod(remainder: string | undefined, query: unknown): string | null {
   const fromQuery = Array.isArray(query) ? query[query.length - 1] as unknown : query;
   if (remainder === undefined || remainder === '') return typeof fromQuery === 'string' ? fromQuery : null;
-  const call = `${controller}._default()`;
-  if (remainder.includes('/')) throw new ServerFault(`${call} got multiple values for argument 'data'`);
-  if (fromQuery !== undefined) throw new ServerFault(`${call} got multiple values for argument 'method'`);
+  if (remainder.includes('/')) {
+    throw new InvalidParameterValue(`A vendor passthru method is one path segment, not '${remainder}'`);
+  }
+  if (fromQuery !== undefined) throw new InvalidParameterValue('The vendor passthru method is named both in the path and by ?method=');
   return remainder;
 }
 

@@ -33,9 +33,9 @@ async function respond(ctx: ApiContext, pg: PortgroupRecord): Promise<void> {
 export async function createPortgroup(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const body = ctx.state.body === undefined ? {} : ctx.state.body;
-  const pg = PORTGROUP_VALIDATOR('portgroup', body) as Record<string, unknown> | null;
+  const validated = PORTGROUP_VALIDATOR('portgroup', body) as Record<string, unknown> | null;
   requirePortgroups(ctx);
-  if (pg === null) throw new TypeError("'NoneType' object has no attribute 'get'");
+  const pg = args.requiredBody('portgroup', validated);
   const node = await getNodeForBodyUuid(ctx, pg.node_uuid as string);
   if (ctx.state.version < V.PORTGROUP_MODE_PROPERTIES && (isTruthy(pg.mode) || isTruthy(pg.properties))) {
     throw new NotAcceptable();

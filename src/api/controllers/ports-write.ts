@@ -53,8 +53,7 @@ async function respondWithPort(ctx: ApiContext, port: PortRecord): Promise<void>
 export async function createPort(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const body = ctx.state.body === undefined ? {} : ctx.state.body;
-  const port = PORT_VALIDATOR('port', body) as Record<string, unknown> | null;
-  if (port === null) throw new TypeError("'NoneType' object has no attribute 'get'");
+  const port = args.requiredBody('port', PORT_VALIDATOR('port', body) as Record<string, unknown> | null);
   const node = await getNodeForBodyUuid(ctx, port.node_uuid as string);
   checkAllowedPortFields(ctx, port);
   let portgroup: PortgroupRecord | null = null;

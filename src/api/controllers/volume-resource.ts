@@ -124,8 +124,7 @@ export async function showVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>
 export async function createVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
   parentNode: string | null = null): Promise<void> {
   readQuery(ctx, []);
-  const body = kind.validate(kind.noun, ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null;
-  if (body === null) throw new TypeError("'NoneType' object has no attribute 'get'");
+  const body = args.requiredBody(kind.noun, kind.validate(kind.noun, ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
   const nodeUuid = body.node_uuid as string;
   const node = await ctx.state.deps.db.knex('nodes').where({ uuid: nodeUuid }).first('id') as { id: number } | undefined;
   if (!node) throw new InvalidInput(`Invalid input for field/attribute node_uuid. Value: '${nodeUuid}'. `);

@@ -5,7 +5,7 @@
  * with a 400 before any handler sees the body.
  */
 import type { Middleware } from 'koa';
-import { InvalidParameterValue, httpTooLarge } from '../../common/errors';
+import { InvalidParameterValue, httpBadRequest, httpTooLarge } from '../../common/errors';
 import { checkJsonText, JsonLimitError } from '../../common/json-limits';
 import type { ApiState } from '../state';
 
@@ -57,12 +57,15 @@ function tooLarge(limit: number) {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Strict decoding: Buffer's toString would turn invalid bytes into U+FFFD and store them. */
+/**
+ * Strict decoding: Buffer's toString would turn invalid bytes into U+FFFD and store them. Ironic's
+ * webob refuses such a body with a bare 400 of its own (no description); ours says why.
+ */
 function decodeUtf8(raw: Buffer): string {
   try {
     return UTF8.decode(raw);
   } catch {
-    throw new InvalidParameterValue('Request body is not valid UTF-8.');
+    throw httpBadRequest('Request body is not valid UTF-8.');
   }
 }
 

@@ -104,6 +104,15 @@ export function schema(s: Schema): Validator {
   };
 }
 
+/**
+ * A create body that is JSON null: Ironic's optional schema check lets None through and the
+ * controller then fails in Python with a 500. Refused as the schema refuses any other non-object.
+ */
+export function requiredBody<T>(name: string, value: T | null): T {
+  if (value === null) throw new InvalidParameterValue(`Schema error for ${name}: None is not of type 'object'`);
+  return value;
+}
+
 /** Python's str() of a type tuple in `Expected types <class 'dict'> for NAME: VALUE`. */
 export function dictType(name: string, value: unknown): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

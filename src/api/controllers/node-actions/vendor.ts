@@ -34,7 +34,7 @@ async function listMethods(ctx: Ctx): Promise<void> {
 async function callMethod(ctx: Ctx): Promise<void> {
   const ident = ctx.params.node_ident;
   nodeIdentArg(ident);
-  const named = passthruMethod('NodeVendorPassthruController', ctx.params.method, ctx.query.method);
+  const named = passthruMethod(ctx.params.method, ctx.query.method);
   const method = args.string('method', named ?? undefined);
   if (method === null) throw new ClientSideError('Missing mandatory parameter: method');
   const node = await getNodeByIdent(ctx, ident);
