@@ -34,6 +34,7 @@ export const TEMPLATE_PATCH_ALLOWED_FIELDS = ['extra', 'name', 'steps', 'descrip
 
 /** A template may not name the same interface/step twice. */
 function duplicateSteps(_name: string, value: unknown): unknown {
+  if (value === null) return value;
   const steps = ((value as { steps?: { interface: string; step: string }[] }).steps ?? []);
   const counts = new Map<string, number>();
   for (const s of steps) {
