@@ -50,13 +50,35 @@ function replyBody(id: unknown, reply: RpcReply): unknown {
   return { jsonrpc: '2.0', id, result: reply.result };
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
+class BodyTooLarge extends Error {}
+
+/** Reads at most `limit` bytes; past that the rest is drained unread and the call refused. */
+function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        chunks.length = 0;
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(c);
+    });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/**
+ * The largest call the API forwards is a provisioning request (a configdrive up to
+ * [api]max_json_body_size_provision); its JSON escaping and envelope fit in twice that.
+ */
+function bodyLimit(conf: Config): number {
+  return 2 * conf.int('api', 'max_json_body_size_provision');
 }
 
 /** The call's positional arguments: ironic-ts sends them as params.args (params must be an object). */
@@ -95,6 +117,7 @@ export async function serveJsonRpc(conf: Config, local: ConductorApi): Promise<J
   const host = conf.str('json_rpc', 'host_ip');
   guardNoauthExposure(conf, { service: 'the JSON-RPC server', group: 'json_rpc', strategy: jsonRpcAuthStrategy(conf), host });
   const gate = serverGate(conf);
+  const limit = bodyLimit(conf);
   const server = createListener(conf, conf.bool('json_rpc', 'use_ssl'), (req, res) => {
     void (async () => {
       if (req.method !== 'POST') {
@@ -106,8 +129,12 @@ export async function serveJsonRpc(conf: Config, local: ConductorApi): Promise<J
         send(res, refusal.status, { error: { code: refusal.status, message: refusal.message } }, refusal.headers);
         return;
       }
-      await handleCall(local, await readBody(req), res);
+      await handleCall(local, await readBody(req, limit), res);
     })().catch((err: unknown) => {
+      if (err instanceof BodyTooLarge) {
+        send(res, 413, { error: { code: 413, message: `Request body is larger than the limit of ${limit} bytes` } });
+        return;
+      }
       log.error(`JSON-RPC request failed: ${(err as Error).message}`);
       if (!res.headersSent) send(res, 500, { error: { code: 500, message: 'Internal error' } });
     });

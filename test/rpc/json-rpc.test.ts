@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -58,6 +59,19 @@ async function post(host: string, body: string | undefined, method = 'POST', hea
   const res = await fetch(`http://${host}:${port}`, { method, body, headers: { 'Content-Type': 'application/json', ...headers } });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) as unknown : null };
+}
+
+/** Earlier tests served this address too: a pooled keep-alive socket to their closed server would fail. */
+function postOnNewConnection(host: string, body: string): Promise<{ status: number; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host, port, method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 before(async () => {
@@ -142,6 +156,29 @@ test('http_basic: the server checks [json_rpc]http_basic_auth_user_file, the cli
     await server.close();
     await svc.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a call body over twice [api]max_json_body_size_provision is refused with 413 and the server goes on serving', async () => {
+  const host = '127.0.0.4';
+  const serverConf = makeConf(host, {
+    DEFAULT: { rpc_transport: 'json-rpc', auth_strategy: 'noauth' },
+    json_rpc: { host_ip: host, port, timeout: 30 },
+    api: { max_json_body_size_provision: 1024 },
+  });
+  const svc = await startConductorService({ conf: serverConf, db: tmp.db });
+  const server = await serveConductorRpc(serverConf, svc.api);
+  try {
+    const call = (filler: string) => JSON.stringify({ jsonrpc: '2.0', method: 'getDriverProperties', params: { args: ['fake-hardware'], filler }, id: 1 });
+    const big = await postOnNewConnection(host, call('x'.repeat(4096)));
+    assert.equal(big.status, 413);
+    assert.deepEqual(big.json, { error: { code: 413, message: 'Request body is larger than the limit of 2048 bytes' } });
+    const small = await postOnNewConnection(host, call('x'));
+    assert.equal(small.status, 200);
+    assert.equal(typeof (small.json as { result: unknown }).result, 'object');
+  } finally {
+    await server.close();
+    await svc.stop();
   }
 });
 
