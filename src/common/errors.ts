@@ -237,6 +237,8 @@ export class HttpError extends Error {
     readonly title: string,
     readonly description = '',
     readonly headers: Record<string, string> = {},
+    /** Raised by webob or routing, before Ironic's hooks add the request id and version headers. */
+    readonly beforeHooks = true,
   ) {
     super(description || title);
     this.name = 'HttpError';
@@ -249,7 +251,9 @@ export const httpNotAcceptable = (description: string, headers: Record<string, s
 export const httpBadRequest = (description: string): HttpError => new HttpError(400, 'Bad Request', description);
 export const httpMethodNotAllowed = (allow: string[]): HttpError =>
   new HttpError(405, 'Method Not Allowed', '', { Allow: allow.join(', ') });
-export const httpTooLarge = (description: string): HttpError => new HttpError(413, 'Request Entity Too Large', description);
+/** An ironic-ts limit (Ironic has none): answered after version negotiation, with its headers. */
+export const httpTooLarge = (description: string): HttpError =>
+  new HttpError(413, 'Request Entity Too Large', description, {}, false);
 
 /** Ironic's ClientSideError with status 405, raised by controllers (not routing) for a method they lack. */
 export const MethodNotAllowedFault = defineError(

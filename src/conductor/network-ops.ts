@@ -2,7 +2,7 @@
 import { InvalidState, NodeTraitNotFound, PortgroupNotEmpty } from '../common/errors';
 import * as states from '../common/states';
 import type { PortRecord, PortgroupRecord } from '../db/models';
-import { addTraits, deleteTraits, replaceTraits } from '../db/repositories/conductor-trait-queries';
+import * as traitsRepo from '../db/repositories/node-traits';
 import { nodeTraits } from '../db/repositories/conductor-node-queries';
 import {
   deletePortRow, deletePortgroupRow, findPort, findPortgroup, insertPort, insertPortgroup, portgroupHasPorts,
@@ -34,10 +34,13 @@ export async function vifList(tasks: TaskManager, nodeId: string): Promise<{ id:
   });
 }
 
+/** objects.Trait's VERSION, stamped on the rows as Ironic does. */
+const TRAIT_OBJECT_VERSION = '1.0';
+
 export async function addNodeTraits(ctx: ConductorContext, tasks: TaskManager, nodeId: string, traits: string[], replace: boolean): Promise<void> {
   await tasks.run(nodeId, { purpose: 'add node traits', loadDriver: false }, async (task) => {
-    if (replace) await replaceTraits(ctx.db, task.node.id, traits);
-    else await addTraits(ctx.db, task.node.id, traits);
+    if (replace) await traitsRepo.setTraits(ctx.db, task.node.id, traits, TRAIT_OBJECT_VERSION);
+    else for (const trait of traits) await traitsRepo.addTrait(ctx.db, task.node.id, trait, TRAIT_OBJECT_VERSION);
   });
 }
 
@@ -47,7 +50,8 @@ export async function removeNodeTraits(ctx: ConductorContext, tasks: TaskManager
       const have = await nodeTraits(ctx.db, task.node.id);
       for (const t of traits) if (!have.includes(t)) throw new NodeTraitNotFound({ node_id: task.node.uuid, trait: t });
     }
-    await deleteTraits(ctx.db, task.node.id, traits);
+    if (traits === null) await traitsRepo.removeAllTraits(ctx.db, task.node.id);
+    else for (const trait of traits) await traitsRepo.removeTrait(ctx.db, task.node.id, trait);
   });
 }
 

@@ -6,7 +6,8 @@ import {
 import { log } from '../common/log';
 import * as states from '../common/states';
 import type { NodeRecord } from '../db/models';
-import { deleteNode, insertNode } from '../db/repositories/conductor-node-queries';
+import { insertNode } from '../db/repositories/conductor-node-queries';
+import * as nodesRepo from '../db/repositories/nodes';
 import { INTERFACE_KINDS, NON_VENDOR_KINDS } from '../drivers/base';
 import type { InterfaceValidation } from '../rpc/conductor-api';
 import type { ConductorContext } from './context';
@@ -107,7 +108,8 @@ export async function destroyNode(ctx: ConductorContext, tasks: TaskManager, nod
         log.error(`Failed to stop console while deleting the node ${node.uuid}: ${errorText(err)}.`);
       }
     }
-    await deleteNode(ctx.db, node.id);
+    // Ironic's destroy_node: ports, portgroups, traits, tags, volume objects and allocations go too.
+    await nodesRepo.destroy(ctx.db, node.id);
     log.info(`Successfully deleted node ${node.uuid}.`);
   });
 }

@@ -4,6 +4,7 @@
  */
 import { InvalidStateRequested, NodeProtected } from '../common/errors';
 import { log } from '../common/log';
+import * as allocationsRepo from '../db/repositories/allocations';
 import * as states from '../common/states';
 import { runCleaning } from './cleaning';
 import { errorText, provisioningErrorHandler, wipeDeployInternalInfo } from './error-handlers';
@@ -47,7 +48,16 @@ async function runTearDown(task: Task): Promise<void> {
   node.instance_uuid = null;
   node.instance_name = null;
   await task.saveNode();
+  await destroyAllocation(task);
   log.info(`Successfully unprovisioned node ${node.uuid}.`);
   await task.processEvent('clean');
   await runCleaning(task, null);
+}
+
+/** The instance's allocation goes with it: the API then answers 404 for it and the node has none. */
+async function destroyAllocation(task: Task): Promise<void> {
+  if (task.node.allocation_id === null || task.node.allocation_id === undefined) return;
+  await allocationsRepo.destroy(task.ctx.db, task.node.allocation_id);
+  task.node.allocation_id = null;
+  task.node.instance_uuid = null;
 }

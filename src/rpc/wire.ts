@@ -4,6 +4,7 @@
  */
 import * as errors from '../common/errors';
 import { IronicError, withCode } from '../common/errors';
+import { asIronicError } from '../db/faults';
 
 const DATE_TAG = '__datetime__';
 
@@ -30,7 +31,9 @@ export interface WireFailure {
   message: string;
 }
 
-export function toFailure(err: unknown): WireFailure {
+export function toFailure(thrown: unknown): WireFailure {
+  // A repository error reaching the conductor's edge travels as the Ironic exception it stands for.
+  const err = asIronicError(thrown);
   if (err instanceof IronicError) return { kind: err.kind, code: err.code, message: err.message };
   return { kind: 'IronicException', code: 500, message: err instanceof Error ? err.message : String(err) };
 }

@@ -200,7 +200,8 @@ describe('nodes API', () => {
     assert.equal(fault(await s.request('GET', '/v1/chassis/bogus/nodes', { version: V })), 'Expected UUID for chassis_uuid: bogus');
     assert.equal((await s.request('GET', `/v1/chassis/${c}/nodes/c-1`, { version: V })).status, 403);
     const filtered = await s.request('GET', `/v1/nodes?chassis_uuid=${c}&fields=name,chassis_uuid`, { version: V });
-    assert.equal(filtered.status, 500);
+    assert.equal(filtered.status, 400);
+    assert.equal(fault(filtered), 'Field(s) "chassis_uuid" cannot be selected with fields in a node list');
     const byChassis = await s.request('GET', `/v1/nodes?chassis_uuid=${c}&fields=name`, { version: V });
     assert.deepEqual(byChassis.json.nodes.map((n: any) => n.name), ['c-1', 'c-2']);
   });

@@ -18,7 +18,7 @@ import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, val
 import type { ApiContext } from '../state';
 import { V } from '../versions';
 import { mayRedactNodes } from '../policy/node-redaction';
-import { disallowedFields, nodeView, NodeWithTraits } from '../views/node';
+import { API_FULFILLED_FIELDS, disallowedFields, nodeView, NodeWithTraits } from '../views/node';
 import { nodeColumnsFor } from '../views/node-columns';
 import { loadNodeExtras, NodeRef } from '../views/node-extras';
 import { NodeRow, nodeRefs, nodeRowWriter } from '../views/node-json';
@@ -176,10 +176,20 @@ async function buildFilters(ctx: ApiContext, a: ListArgs): Promise<NodeFilters> 
   return f;
 }
 
-/** Ironic looks each field up on its model and fails with a 500; here an unknown one is a 400. */
+const COMPUTED_FIELDS: ReadonlySet<string> = new Set(API_FULFILLED_FIELDS);
+
+/**
+ * Ironic selects each field as a column of its model and fails with a 500 on any other name, the
+ * fields it computes (chassis_uuid, allocation_uuid, conductor) included; here both are a 400.
+ */
 function checkModelFields(fields: string[] | null): void {
   const invalid = [...new Set((fields ?? []).filter((field) => !MODEL_ATTRIBUTES.has(field)))];
-  if (invalid.length > 0) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
+  if (invalid.length === 0) return;
+  const computed = invalid.filter((field) => COMPUTED_FIELDS.has(field));
+  if (computed.length > 0) {
+    throw new InvalidParameterValue(`Field(s) "${computed.join(', ')}" cannot be selected with fields in a node list`);
+  }
+  throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
 }
 
 export interface NodeListParent {

@@ -46,7 +46,7 @@ export const faults: Middleware = async (ctx, next) => {
       render(ctx, err.code, faultBody(err.faultcode, err.message));
     } else if (err instanceof HttpError) {
       // webob raises these before Ironic's hooks run: no request id, no version headers but the error's own.
-      for (const name of ROUTING_STRIPPED_HEADERS) ctx.remove(name);
+      if (err.beforeHooks) for (const name of ROUTING_STRIPPED_HEADERS) ctx.remove(name);
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       render(ctx, err.code, webobBody(err));
     } else if (isDatabaseUnavailable(err)) {

@@ -188,18 +188,3 @@ export async function insertNode(db: Database, values: Partial<NodeRecord>, trai
   else await db.transaction(insert);
   return findNode(db, String(values.uuid));
 }
-
-const NODE_CHILD_TABLES = [
-  'node_traits', 'node_tags', 'ports', 'portgroups', 'volume_connectors', 'volume_targets', 'bios_settings',
-  'node_history', 'node_inventory', 'firmware_information',
-] as const;
-
-/** Deletes the node and everything hanging off it (Ironic's destroy_node). */
-export async function deleteNode(db: Database, nodeId: number): Promise<void> {
-  await db.transaction(async (trx) => {
-    for (const table of NODE_CHILD_TABLES) {
-      if (await trx.schema.hasTable(table)) await trx(table).where({ node_id: nodeId }).delete();
-    }
-    await trx('nodes').where({ id: nodeId }).delete();
-  });
-}

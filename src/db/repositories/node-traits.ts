@@ -12,9 +12,10 @@ async function assertNode(ex: Executor, nodeId: number): Promise<void> {
   if (!row) throw new NotFoundError('Node', nodeId);
 }
 
-function tooMany(nodeId: number): InvalidParameterError {
-  return new InvalidParameterError(
-    `Could not modify traits for node ${nodeId} as it would exceed the maximum number of traits per node (${MAX_TRAITS_PER_NODE}).`);
+/** _verify_max_traits_per_node: `count` is how many the node would have; the message names its id. */
+function tooMany(nodeId: number, count: number): InvalidParameterError {
+  return new InvalidParameterError(`Could not modify traits for node ${nodeId} as it would exceed the maximum ` +
+    `number of traits per node (${count} vs. ${MAX_TRAITS_PER_NODE})`);
 }
 
 export async function listTraits(db: Database, nodeId: number): Promise<NodeTraitRecord[]> {
@@ -26,7 +27,7 @@ export async function listTraits(db: Database, nodeId: number): Promise<NodeTrai
 export async function setTraits(db: Database, nodeId: number, traits: string[], version: string | null = null):
   Promise<NodeTraitRecord[]> {
   const unique = [...new Set(traits)];
-  if (unique.length > MAX_TRAITS_PER_NODE) throw tooMany(nodeId);
+  if (unique.length > MAX_TRAITS_PER_NODE) throw tooMany(nodeId, unique.length);
   await db.transaction(async (trx: Knex.Transaction) => {
     await assertNode(trx, nodeId);
     await trx('node_traits').where({ node_id: nodeId }).delete();
@@ -46,7 +47,7 @@ export async function addTrait(db: Database, nodeId: number, trait: string, vers
       return;
     }
     const row = await trx('node_traits').where({ node_id: nodeId }).count({ n: '*' }).first() as { n: number | string };
-    if (Number(row.n) >= MAX_TRAITS_PER_NODE) throw tooMany(nodeId);
+    if (Number(row.n) >= MAX_TRAITS_PER_NODE) throw tooMany(nodeId, Number(row.n) + 1);
     await insertRow(trx, db.dialect, 'node_traits', { node_id: nodeId, trait, version });
   });
   const rows = await selectMany<NodeTraitRecord>(db.knex, 'node_traits', { node_id: nodeId, trait }, 'trait');

@@ -5,7 +5,7 @@
 import type Router from '@koa/router';
 import { Invalid, NodeTraitNotFound, NotAcceptable, NotFound } from '../../../common/errors';
 import * as traitsRepo from '../../../db/repositories/node-traits';
-import { checkPathIdent, getNodeByIdent, routingNotFound } from '../../node-lookup';
+import { checkPathIdent, getNodeByIdent } from '../../node-lookup';
 import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import { TRAIT_SCHEMA, TRAITS_BODY_SCHEMA } from '../../schemas/node';
@@ -42,7 +42,11 @@ function bodyPresent(ctx: ApiContext): boolean {
 async function putTraits(ctx: Ctx, trait: string | null): Promise<void> {
   const ident = ctx.params.node_ident;
   checkPathIdent(ident);
-  if (!hasTraits(ctx)) throw routingNotFound();
+  if (!hasTraits(ctx)) {
+    // Below 1.37 pecan routes PUT to NodesController, which has no put: the app answers its 405.
+    ctx.status = 405;
+    return;
+  }
   if (trait !== null) args.schema(TRAIT_SCHEMA)('trait', trait);
   const body = bodyOrEmpty(ctx);
   args.schema(TRAITS_BODY_SCHEMA)('body', body);
