@@ -1,9 +1,8 @@
 /**
- * Ironic's provision and power state strings (ironic/common/states.py), the API verbs that map
- * onto state-machine events, and the state groups other layers consult.
+ * Ironic's provision and power state strings (ironic/common/states.py) and its state lists that
+ * are not facts of the machine itself; the machine, its verbs and the lists derived from it live in
+ * conductor/fsm.ts.
  */
-import { lookupTable } from './own-keys';
-
 // Provision states.
 export const NOSTATE = null;
 export const ENROLL = 'enroll';
@@ -50,35 +49,12 @@ export const REBOOT = 'rebooting';
 export const SOFT_REBOOT = 'soft rebooting';
 export const SOFT_POWER_OFF = 'soft power off';
 
-/** API provision targets -> state-machine events (`rebuild` passes through unchanged). */
-export const VERBS: Readonly<Record<string, string>> = lookupTable({
-  active: 'deploy',
-  deploy: 'deploy',
-  deleted: 'delete',
-  undeploy: 'delete',
-  manage: 'manage',
-  provide: 'provide',
-  inspect: 'inspect',
-  abort: 'abort',
-  clean: 'clean',
-  adopt: 'adopt',
-  rescue: 'rescue',
-  unrescue: 'unrescue',
-  unhold: 'unhold',
-  service: 'service',
-});
-
-export const STABLE_STATES: readonly string[] = [ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR, RESCUE];
-
-export const UNSTABLE_STATES: readonly string[] = [
-  DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, VERIFYING, DELETING, INSPECTING, INSPECTWAIT, ADOPTING,
-  RESCUING, RESCUEWAIT, UNRESCUING, SERVICING, SERVICEWAIT,
-];
-
-/** Node PATCH is allowed in these states even though a target state is set. */
+/**
+ * Node PATCH is allowed in these states even though a target state is set (Ironic 21.4.4's list;
+ * servicing, 1.87, adds SERVICE, SERVICEHOLD and SERVICEFAIL).
+ */
 export const UPDATE_ALLOWED_STATES: readonly string[] = [
-  DEPLOYFAIL, INSPECTING, INSPECTFAIL, INSPECTWAIT, CLEANFAIL, ERROR, VERIFYING, ADOPTFAIL, RESCUEFAIL,
-  UNRESCUEFAIL, SERVICE, SERVICEHOLD, SERVICEFAIL,
+  DEPLOYFAIL, INSPECTING, INSPECTFAIL, INSPECTWAIT, CLEANFAIL, ERROR, VERIFYING, ADOPTFAIL, RESCUEFAIL, UNRESCUEFAIL,
 ];
 
 export const DELETE_ALLOWED_STATES: readonly string[] = [MANAGEABLE, ENROLL, ADOPTFAIL];
@@ -88,17 +64,13 @@ export const STUCK_STATES_TREATED_AS_FAIL: readonly string[] = [
   DEPLOYING, CLEANING, VERIFYING, INSPECTING, ADOPTING, RESCUING, UNRESCUING, DELETING, SERVICING,
 ];
 
+/** Where an agent may look its node up (Ironic 21.4.4's lists; servicing adds its states). */
 export const LOOKUP_ALLOWED_STATES: readonly string[] = [
-  DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, INSPECTING, INSPECTWAIT, RESCUING, RESCUEWAIT, SERVICEWAIT,
+  DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, INSPECTING, INSPECTWAIT, RESCUING, RESCUEWAIT,
 ];
 
-export const FASTTRACK_LOOKUP_ALLOWED_STATES: readonly string[] = [
-  ...LOOKUP_ALLOWED_STATES, ENROLL, MANAGEABLE, AVAILABLE, SERVICING, SERVICEHOLD,
-];
-
-export const FAILURE_STATES: readonly string[] = [
-  DEPLOYFAIL, CLEANFAIL, INSPECTFAIL, RESCUEFAIL, UNRESCUEFAIL, ADOPTFAIL, SERVICEFAIL,
-];
+/** The same with fast track, which keeps the agent running between operations. */
+export const FASTTRACK_LOOKUP_ALLOWED_STATES: readonly string[] = [...LOOKUP_ALLOWED_STATES, ENROLL, MANAGEABLE, AVAILABLE];
 
 /** Power sync leaves nodes alone while a ramdisk owns their power (manager.SYNC_EXCLUDED_STATES). */
 export const SYNC_EXCLUDED_STATES: readonly string[] = [DEPLOYWAIT, CLEANWAIT, ENROLL, ADOPTFAIL];

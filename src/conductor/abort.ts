@@ -11,13 +11,11 @@ import {
   cleaningErrorHandler, deployingErrorHandler, errorText, provisioningErrorHandler, servicingErrorHandler,
   wipeCleaningInternalInfo, wipeDeployInternalInfo, wipeServiceInternalInfo,
 } from './error-handlers';
+import { statesLeftBy } from './fsm';
 import type { Task } from './task';
 
-/** States `abort` is handled in (the rest go through the plain state-machine event). */
-export const ABORTABLE_STATES: readonly string[] = [
-  states.CLEANWAIT, states.CLEANHOLD, states.RESCUEWAIT, states.INSPECTWAIT, states.DEPLOYWAIT, states.DEPLOYHOLD,
-  states.SERVICEWAIT, states.SERVICEHOLD, states.SERVICEFAIL,
-];
+/** The states `abort` leaves: every one is handled here (manager.do_provisioning_action). */
+export const ABORTABLE_STATES: readonly string[] = statesLeftBy('abort');
 
 type StepField = 'clean_step' | 'deploy_step' | 'service_step';
 

@@ -6,6 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { AllocationFailed, InvalidState } from '../common/errors';
+import { UPDATE_ALLOWED_STATES } from '../common/states';
 import type { Database } from '../db/connection';
 import { DbError } from '../db/errors';
 import type { AllocationRecord, NodeWithRelations } from '../db/models';
@@ -23,9 +24,6 @@ export interface AllocationContext {
   retryAttempts?: number;
   retryIntervalMs?: number;
 }
-
-const UPDATE_ALLOWED_STATES = new Set(['deploy failed', 'inspecting', 'inspect failed', 'inspect wait', 'clean failed',
-  'error', 'verifying', 'adopt failed', 'rescue failed', 'unrescue failed']);
 
 function hasTraits(node: NodeWithRelations, traits: string[]): boolean {
   const own = new Set(node.traits.map((t) => t.trait));
@@ -190,7 +188,7 @@ export async function destroyAllocation(ctx: AllocationContext, a: AllocationRec
   const node = await locks.reserve(ctx.db, a.node_id, ctx.host);
   try {
     if (!node.maintenance) {
-      if (node.target_provision_state && !UPDATE_ALLOWED_STATES.has(node.provision_state ?? '')) {
+      if (node.target_provision_state && !UPDATE_ALLOWED_STATES.includes(node.provision_state ?? '')) {
         throw new InvalidState(`Cannot remove allocation ${a.uuid} for node ${node.uuid}, because the node is in state ` +
           `${node.provision_state} where updates are not allowed (and maintenance mode is off)`);
       }

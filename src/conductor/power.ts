@@ -5,6 +5,7 @@
 import { InvalidParameterValue, PowerStateFailure } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
+import { FAILURE_STATES } from './fsm';
 import { withDeadline } from './deadline';
 import { errorText, powerStateErrorHandler } from './error-handlers';
 import type { Task } from './task';
@@ -68,7 +69,7 @@ export async function nodePowerAction(task: Task, newState: string, timeout?: nu
   }
   const target = targetOf(newState);
   task.node.target_power_state = target;
-  if (!states.FAILURE_STATES.includes(task.node.provision_state ?? '')) task.node.last_error = null;
+  if (!FAILURE_STATES.includes(task.node.provision_state ?? '')) task.node.last_error = null;
   task.node.driver_internal_info = {
     ...(task.node.driver_internal_info ?? {}), last_power_state_change: pythonIsoNow(),
   };

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as s from '../../src/common/states';
-import { ALL_STATES, isActionable, nextState, ProvisionMachine, TARGETS, TRANSITIONS } from '../../src/conductor/fsm';
+import { ALL_STATES, isActionable, nextState, ProvisionMachine, TARGETS, transition, transitions } from '../../src/conductor/fsm';
 import { InvalidState } from '../../src/common/errors';
 
 // The reference table (ironic-api-facts.md section 3), written independently of fsm.ts.
@@ -53,7 +53,7 @@ test('every transition of the reference table exists and nothing else does', () 
       else assert.throws(() => nextState(state, ev), InvalidState);
     }
   }
-  assert.equal(TABLE.length, Object.values(TRANSITIONS).reduce((n, t) => n + Object.keys(t).length, 0));
+  assert.equal(TABLE.length, transitions().length);
 });
 
 test('invalid events raise InvalidState with automaton wording', () => {
@@ -77,4 +77,36 @@ test('targets follow the state and reset when reached', () => {
   assert.deepEqual([clean.current, clean.target], [s.CLEANING, s.MANAGEABLE]);
   assert.equal(TARGETS[s.DELETING], s.AVAILABLE);
   assert.throws(() => clean.processEvent('fail', s.CLEANWAIT), InvalidState);
+});
+
+// What later Ironic releases added to 21.4.4's machine (git history of ironic/common/states.py).
+const AFTER_21_4_4: Array<[string, string, number]> = [
+  ['inspect wait', 'resume', 84],
+  ['deploying', 'hold', 85], ['wait call-back', 'hold', 85], ['deploy hold', 'unhold', 85], ['deploy hold', 'abort', 85],
+  ['cleaning', 'hold', 85], ['clean wait', 'hold', 85], ['clean hold', 'unhold', 85], ['clean hold', 'abort', 85],
+  ['active', 'service', 87], ['servicing', 'done', 87], ['servicing', 'wait', 87], ['servicing', 'hold', 87],
+  ['servicing', 'fail', 87], ['service wait', 'resume', 87], ['service wait', 'hold', 87], ['service wait', 'fail', 87],
+  ['service wait', 'abort', 87], ['service hold', 'service', 87], ['service hold', 'unhold', 87],
+  ['service hold', 'abort', 87], ['service failed', 'service', 87], ['service failed', 'rescue', 87],
+  ['service failed', 'delete', 96], ['service wait', 'delete', 96],
+  ['service hold', 'fail', 101], ['service failed', 'abort', 101], ['service failed', 'wait', 101],
+  ['service failed', 'hold', 101],
+  ['wait call-back', 'abort', 110],
+];
+
+test('the machine up to 1.82 is Ironic 21.4.4\'s: every later transition carries its microversion', () => {
+  const later = transitions().filter((t) => t.since > 82).map((t) => [t.from, t.event, t.since]);
+  assert.deepEqual(new Set(later.map((t) => JSON.stringify(t))), new Set(AFTER_21_4_4.map((t) => JSON.stringify(t))));
+  assert.equal(transitions(82).length, TABLE.length - AFTER_21_4_4.length);
+  assert.equal(isActionable('wait call-back', 'abort', 82), false);
+  assert.equal(isActionable('wait call-back', 'abort'), true);
+});
+
+test('only abort from inspect wait (1.41) and from wait call-back (1.110) are gated by microversion', () => {
+  const gated = transitions().filter((t) => t.gated).map((t) => [t.from, t.event, t.since]);
+  assert.deepEqual(gated, [['wait call-back', 'abort', 110], ['inspect wait', 'abort', 41]]);
+  assert.equal(transition('inspect wait', 'abort', 40), undefined);
+  assert.equal(transition('inspect wait', 'abort', 41)?.to, 'inspect failed');
+  assert.equal(transition('__proto__', 'abort'), undefined);
+  assert.equal(transition('active', 'constructor'), undefined);
 });

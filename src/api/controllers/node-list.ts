@@ -12,6 +12,7 @@ import * as nodesRepo from '../../db/repositories/nodes';
 import type { NodeFilters } from '../../db/repositories/nodes';
 import { collection, collectionBytes } from '../collection';
 import { baseUrl } from '../links';
+import { MACHINE_STATES } from '../machine';
 import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
@@ -27,12 +28,6 @@ export const DEFAULT_LIST_FIELDS = ['instance_uuid', 'maintenance', 'power_state
 
 const INVALID_SORT_KEYS = ['properties', 'driver_info', 'extra', 'instance_info', 'driver_internal_info',
   'clean_step', 'deploy_step', 'raid_config', 'target_raid_config', 'traits', 'network_data'];
-
-/** The provision states Ironic 21.4.4's state machine knows (states.machine.states). */
-export const MACHINE_STATES = ['active', 'adopt failed', 'adopting', 'available', 'clean failed', 'clean wait',
-  'cleaning', 'deleting', 'deploy failed', 'deploying', 'enroll', 'error', 'inspect failed', 'inspect wait',
-  'inspecting', 'manageable', 'rescue', 'rescue failed', 'rescue wait', 'rescuing', 'unrescue failed', 'unrescuing',
-  'verifying', 'wait call-back'];
 
 const VALID_FAULTS = ['power failure', 'clean failure', 'rescue abort failure'];
 

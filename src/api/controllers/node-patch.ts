@@ -4,6 +4,7 @@
  * node's dict, the result re-validated, and only the changed fields sent to the conductor.
  */
 import { Invalid, InvalidParameterValue, NotAcceptable } from '../../common/errors';
+import { UPDATE_ALLOWED_STATES } from '../../common/states';
 import type { NodeRecord } from '../../db/models';
 import * as nodesRepo from '../../db/repositories/nodes';
 import { applyJsonPatch, PatchOp } from '../jsonpatch';
@@ -30,10 +31,6 @@ export const PATCH_ALLOWED_FIELDS = ['automated_clean', 'bios_interface', 'boot_
   'network_data', 'network_interface', 'owner', 'power_interface', 'properties', 'protected', 'protected_reason',
   'raid_interface', 'rescue_interface', 'resource_class', 'retired', 'retired_reason', 'shard', 'storage_interface',
   'vendor_interface'];
-
-/** Ironic 21.4.4's UPDATE_ALLOWED_STATES (no servicing states yet). */
-const UPDATE_ALLOWED_STATES = ['deploy failed', 'inspecting', 'inspect failed', 'inspect wait', 'clean failed', 'error',
-  'verifying', 'adopt failed', 'rescue failed', 'unrescue failed'];
 
 /** The Node object fields of Ironic 21.4.4 (as_dict keys), besides traits. */
 const OBJECT_FIELDS = ['id', 'uuid', 'name', 'chassis_id', 'instance_uuid', 'driver', 'driver_info',

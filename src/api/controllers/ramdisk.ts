@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import {
   HTTPForbidden, IncompleteLookup, Invalid, InvalidParameterValue, NoValidHost, NotFound,
 } from '../../common/errors';
+import { FASTTRACK_LOOKUP_ALLOWED_STATES, LOOKUP_ALLOWED_STATES } from '../../common/states';
 import type { NodeRecord } from '../../db/models';
 import { getNodeByIdent } from '../node-lookup';
 import { baseUrl } from '../links';
@@ -18,9 +19,6 @@ import { nodeView } from '../views/node';
 import { maskDriverInternalInfo } from '../views/node-masking';
 
 const LOOKUP_FIELDS = ['uuid', 'properties', 'instance_info', 'driver_internal_info'];
-const LOOKUP_ALLOWED_STATES = new Set(['deploying', 'wait call-back', 'cleaning', 'clean wait', 'inspecting',
-  'inspect wait', 'rescuing', 'rescue wait']);
-const FASTTRACK_LOOKUP_ALLOWED_STATES = new Set([...LOOKUP_ALLOWED_STATES, 'enroll', 'manageable', 'available']);
 const AGENT_VALID_STATES = ['start', 'end', 'error'];
 
 function requireRamdiskEndpoints(ctx: ApiContext): void {
@@ -81,7 +79,7 @@ async function lookup(ctx: ApiContext): Promise<void> {
     throw err;
   }
   const allowed = fastTrackEnabled(ctx, node) ? FASTTRACK_LOOKUP_ALLOWED_STATES : LOOKUP_ALLOWED_STATES;
-  if (ctx.state.deps.conf.bool('api', 'restrict_lookup') && !allowed.has(node.provision_state ?? '')) throw new NotFound();
+  if (ctx.state.deps.conf.bool('api', 'restrict_lookup') && !allowed.includes(node.provision_state ?? '')) throw new NotFound();
   let token: unknown;
   if (ctx.state.version >= V.AGENT_TOKEN) {
     node = await withBadRequestOnNoHost(() => ctx.state.deps.conductor.getNodeWithToken(node.uuid));

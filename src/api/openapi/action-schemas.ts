@@ -3,6 +3,7 @@
  * one by one with Ironic's own messages, so these schemas describe rather than enforce.
  */
 import type { Schema } from '../schemas/jsonschema';
+import { VERBS } from '../../conductor/fsm';
 import { V } from '../versions';
 
 export const POWER_BODY_SCHEMA: Schema = {
@@ -19,7 +20,7 @@ export const PROVISION_BODY_SCHEMA: Schema = {
   properties: {
     target: {
       type: 'string',
-      enum: ['active', 'deleted', 'rebuild', 'manage', 'provide', 'inspect', 'abort', 'clean', 'adopt', 'rescue', 'unrescue', 'deploy', 'undeploy', 'unhold', 'service'],
+      enum: Object.keys(VERBS),
     },
     configdrive: { type: ['string', 'object'] },
     clean_steps: { type: 'array', minVersion: V.MANUAL_CLEANING },

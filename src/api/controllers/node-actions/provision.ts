@@ -1,6 +1,6 @@
 /**
  * PUT /v1/nodes/{ident}/states/provision (NodeStatesController.provision of Ironic 21.4.4): verb
- * version gates, the state-machine check against Ironic 21.4.4's machine, configdrive / steps /
+ * version gates, the state-machine check (api/machine.ts, from conductor/fsm.ts), configdrive / steps /
  * rescue password / disable_ramdisk rules in Ironic's order, then the conductor call. ironic-ts adds
  * `extra_data`: an object handed untouched to the deploy (DeployRequest.extraData).
  */
@@ -17,37 +17,10 @@ import type { ApiContext } from '../../state';
 import { V } from '../../versions';
 import { ClientSideError } from '../node-errors';
 import { accepted, conductorTopic, nodeIdentArg, nodeLocation, readArgs, typesArg } from './params';
-import { lookupTable } from '../../../common/own-keys';
+import { apiVerb, isActionableTarget, transitionAllowedAt, verbAllowedAt } from '../../machine';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
-/** states.VERBS of Ironic 21.4.4: API target → state-machine event (others pass through). */
-const VERBS: Readonly<Record<string, string>> = lookupTable({
-  active: 'deploy', deploy: 'deploy', deleted: 'delete', undeploy: 'delete', manage: 'manage', provide: 'provide',
-  inspect: 'inspect', abort: 'abort', clean: 'clean', adopt: 'adopt', rescue: 'rescue', unrescue: 'unrescue',
-});
-
-/**
- * MIN_VERB_VERSIONS. Ironic 21.4.4 keys it by state-machine event but looks it up by target, so
- * `undeploy` (event `delete`) is never gated: only the `deploy` target waits for 1.73.
- */
-const MIN_VERB_VERSIONS: Readonly<Record<string, number>> = lookupTable({
-  manage: V.MANAGEABLE_STATE, provide: V.MANAGEABLE_STATE, inspect: V.INSPECT_STATE, abort: V.ABORT_OPERATION,
-  clean: V.MANUAL_CLEANING, adopt: V.ADOPTION, rescue: V.RESCUE_INTERFACE, unrescue: V.RESCUE_INTERFACE,
-  deploy: V.DEPLOY_UNDEPLOY_VERBS,
-});
-
-/** The events Ironic 21.4.4's machine accepts from each state (API-triggerable ones). */
-const ACTIONABLE: Readonly<Record<string, readonly string[]>> = lookupTable({
-  active: ['delete', 'rescue', 'rebuild'], 'adopt failed': ['manage', 'adopt'], available: ['deploy', 'manage'],
-  'clean failed': ['manage'], 'clean wait': ['abort'], cleaning: ['manage'], deleting: ['clean'],
-  'deploy failed': ['deploy', 'delete', 'rebuild'], enroll: ['manage'], error: ['delete', 'rebuild'],
-  'inspect failed': ['manage', 'inspect'], 'inspect wait': ['abort'], manageable: ['provide', 'inspect', 'clean', 'adopt'],
-  rescue: ['delete', 'rescue', 'unrescue'], 'rescue failed': ['delete', 'rescue', 'unrescue'],
-  'rescue wait': ['delete', 'abort'], 'unrescue failed': ['delete', 'rescue', 'unrescue'], 'wait call-back': ['delete'],
-});
-
-const PROVISION_ACTIONS = ['manage', 'provide', 'abort', 'adopt'];
 const B64_ALPHABET = /^[A-Za-z0-9+/=\n\r\t ]*$/;
 
 function isEmpty(value: unknown): boolean {
@@ -139,9 +112,7 @@ function checkRequest(ctx: ApiContext, a: ProvisionArgs, provisionState: string 
   if (a.extraData !== null && !['active', 'rebuild', 'deploy'].includes(a.target)) {
     throw new ClientSideError('"extra_data" is only valid when setting target provision state to active, rebuild or deploy');
   }
-  if (provisionState === 'inspect wait' && a.target === 'abort' && ctx.state.version < V.INSPECT_ABORT) {
-    throw new NotAcceptable();
-  }
+  if (!transitionAllowedAt(provisionState, a.target, ctx.state.version)) throw new NotAcceptable();
 }
 
 /** _do_provision_action: the conductor call for the verb. */
@@ -170,7 +141,8 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
     if (isEmpty(a.cleanSteps)) throw new ClientSideError('"clean_steps" is required when setting target provision state to clean');
     checkSteps(a.cleanSteps, 'clean', CLEAN_STEPS_SCHEMA);
     await repo(c.doNodeClean(uuid, a.cleanSteps as Step[], a.disableRamdisk ?? undefined));
-  } else if (PROVISION_ACTIONS.includes(t)) {
+  } else if (apiVerb(t) !== undefined) {
+    // PROVISION_ACTION_STATES: the verbs left (manage, provide, abort, adopt) are plain actions.
     await repo(c.doProvisioningAction(uuid, t));
   } else {
     throw new InvalidStateRequested(`The requested action "${t}" could not be understood.`);
@@ -181,13 +153,11 @@ export async function setProvisionState(ctx: Ctx): Promise<void> {
   const ident = ctx.params.node_ident;
   const a = readProvisionArgs(ctx);
   const node = await getNodeByIdent(ctx, ident);
-  const min = MIN_VERB_VERSIONS[a.target];
-  if (min !== undefined && ctx.state.version < min) throw new NotAcceptable();
+  if (!verbAllowedAt(a.target, ctx.state.version)) throw new NotAcceptable();
   if ((a.target === 'active' || a.target === 'rebuild') && node.maintenance) {
     throw new NodeInMaintenance({ op: 'provisioning', node: node.uuid });
   }
-  const event = VERBS[a.target] ?? a.target;
-  if (!(ACTIONABLE[node.provision_state ?? ''] ?? []).includes(event)) {
+  if (!isActionableTarget(node.provision_state, a.target)) {
     if (node.reservation) throw new NodeLocked({ node: node.uuid, host: node.reservation });
     throw new InvalidStateRequested({ action: a.target, node: node.uuid, state: node.provision_state });
   }

@@ -5,6 +5,7 @@
 import type Router from '@koa/router';
 import { Conflict, InvalidParameterValue, InvalidStateRequested, NodeConsoleNotEnabled, NotAcceptable, NotFound,
   UnsupportedDriverExtension } from '../../../common/errors';
+import { UNSTABLE_STATES } from '../../machine';
 import { getNodeByIdent } from '../../node-lookup';
 import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
@@ -20,8 +21,6 @@ type Ctx = ApiContext & { params: Record<string, string> };
 
 const POWER_TARGETS = ['power on', 'power off', 'rebooting', 'soft rebooting', 'soft power off'];
 const BOOT_MODES = ['bios', 'uefi'];
-const UNSTABLE_STATES = ['deploying', 'wait call-back', 'cleaning', 'clean wait', 'verifying', 'deleting', 'inspecting',
-  'inspect wait', 'adopting', 'rescuing', 'rescue wait', 'unrescuing'];
 const TRANSITIONING = 'Node is in %(state)s state. Since node is transitioning, the boot mode will not be set as this ' +
   'may interfere with ongoing changes and result in erroneous modification. Try again later.';
 
