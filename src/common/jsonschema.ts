@@ -3,7 +3,7 @@
  * error python-jsonschema 4.10 would pick (best_match relevance) with its exact message, so clients see
  * Ironic's faultstrings.
  */
-import { pyRepr } from './pyrepr';
+import { pyRepr } from './python/repr';
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 

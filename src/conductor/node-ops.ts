@@ -11,7 +11,7 @@ import { INTERFACE_KINDS, NON_VENDOR_KINDS } from '../drivers/base';
 import type { InterfaceValidation } from '../rpc/conductor-api';
 import type { ConductorContext } from './context';
 import { errorText } from './error-handlers';
-import { pyRepr } from '../common/pyrepr';
+import { pyRepr } from '../common/python/repr';
 import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-validation';
 import type { TaskManager } from './task-manager';
 

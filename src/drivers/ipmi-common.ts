@@ -6,7 +6,9 @@
  */
 import { IPMIFailure, InvalidParameterValue, MissingParameterValue } from '../common/errors';
 import { log } from '../common/log';
-import { pyRepr, pyStr, pyTruthy } from '../common/pyrepr';
+import { pyRepr } from '../common/python/repr';
+import { pyStr } from '../common/python/str';
+import { pyTruthy } from '../common/python/truthiness';
 import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as ipmi from '../protocols/ipmi';

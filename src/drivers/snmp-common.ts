@@ -5,7 +5,9 @@
  */
 import { InvalidParameterValue, MissingParameterValue, SNMPFailure } from '../common/errors';
 import { log } from '../common/log';
-import { pyRepr, pyStr, pyTruthy } from '../common/pyrepr';
+import { pyRepr } from '../common/python/repr';
+import { pyStr } from '../common/python/str';
+import { pyTruthy } from '../common/python/truthiness';
 import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as snmp from '../protocols/snmp';

@@ -4,7 +4,7 @@
  * and schema path, the failing sub-schema and instance pretty-printed as Python's pprint does.
  * Covers the keywords those schemas use; error choice follows jsonschema's best_match.
  */
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr } from '../../common/python/repr';
 import type { JsonType, Schema } from './jsonschema';
 import { isType } from './jsonschema';
 import { emptyDict } from '../../common/own-keys';

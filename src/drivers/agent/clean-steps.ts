@@ -7,7 +7,7 @@
  */
 import { AgentInProgress, NodeCleaningFailure } from '../../common/errors';
 import { log } from '../../common/log';
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr } from '../../common/python/repr';
 import * as states from '../../common/states';
 import type { DriverTask, InterfaceKind, JsonObject, StepInfo } from '../base';
 import type { AgentClient } from './client';
