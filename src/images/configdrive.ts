@@ -16,7 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
-import { pythonJsonDumps } from './python-json';
+import { pythonJsonDumps } from '../common/python/json-dumps';
 
 const run = promisify(execFile);
 
