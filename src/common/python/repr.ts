@@ -29,3 +29,13 @@ function reprString(s: string): string {
     .replace(/\t/g, '\\t');
   return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
 }
+
+/** repr() of a tuple: `('a', 'b')`, and `('a',)` for one item. */
+export function pyReprTuple(items: readonly unknown[]): string {
+  return items.length === 1 ? `(${pyRepr(items[0])},)` : `(${items.map(pyRepr).join(', ')})`;
+}
+
+/** repr() of a set, in the given order (Python's own order follows string hashes). */
+export function pyReprSet(items: readonly unknown[]): string {
+  return items.length === 0 ? 'set()' : `{${items.map(pyRepr).join(', ')}}`;
+}

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pyRepr } from '../../../src/common/python/repr';
+import { pyRepr, pyReprSet, pyReprTuple } from '../../../src/common/python/repr';
 import { pyStr } from '../../../src/common/python/str';
 import { pyTruthy } from '../../../src/common/python/truthiness';
 
@@ -23,4 +23,11 @@ test('pyStr leaves strings bare and reprs the rest', () => {
 test('pyTruthy follows Python: empty containers, "", 0, False and None are false', () => {
   for (const v of [null, undefined, '', 0, false, [], {}]) assert.equal(pyTruthy(v), false, JSON.stringify(v));
   for (const v of ['0', 1, true, [0], { a: null }]) assert.equal(pyTruthy(v), true, JSON.stringify(v));
+});
+
+test('tuples and sets in Python spelling', () => {
+  assert.equal(pyReprTuple(['available', 'manageable']), "('available', 'manageable')");
+  assert.equal(pyReprTuple(['enroll']), "('enroll',)");
+  assert.equal(pyReprSet(['clean_steps', 'hardware_manager_version']), "{'clean_steps', 'hardware_manager_version'}");
+  assert.equal(pyReprSet([]), 'set()');
 });
