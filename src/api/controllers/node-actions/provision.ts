@@ -6,6 +6,7 @@
  */
 import { BadRequest, InvalidParameterValue, InvalidStateRequested, NodeInMaintenance, NodeLocked, NotAcceptable }
   from '../../../common/errors';
+import { validationErrorText } from '../../../common/jsonschema';
 import { pyTruthy } from '../../../common/python/truthiness';
 import type { DeployRequest, Step } from '../../../rpc/conductor-api';
 import { getNodeByIdent } from '../../node-lookup';
@@ -13,7 +14,6 @@ import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { Schema } from '../../schemas/jsonschema';
 import { CLEAN_STEPS_SCHEMA, CONFIGDRIVE_SCHEMA, DEPLOY_STEPS_SCHEMA } from '../../schemas/node';
-import { validationErrorText } from '../../schemas/node-schema-errors';
 import type { ApiContext } from '../../state';
 import { V } from '../../versions';
 import { ClientSideError } from '../node-errors';
