@@ -4,7 +4,7 @@
  */
 import { InvalidParameterValue, PatchError } from '../common/errors';
 import { maskForEcho } from '../common/mask';
-import { pyRepr } from '../common/pyrepr';
+import { pyRepr } from '../common/python/repr';
 import { jsonDepth, MAX_JSON_DEPTH } from '../common/json-limits';
 
 export interface PatchOp {

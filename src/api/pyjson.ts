@@ -6,6 +6,11 @@
  * missing space after each structural "," and ":", which one pass over the bytes adds (tracking
  * whether it is inside a string). Walking the value in JS instead built millions of short-lived
  * strings on a 1,000-node page, and an indented stringify is several times slower than compact.
+ *
+ * Numbers therefore keep JSON.stringify's spelling, and pyJsonFragment copies it so both paths give
+ * the same bytes: Python's (src/common/python/float.ts, used by the DB columns' json.dumps) differs
+ * below 1e-4 and from 1e16 (`1e-05` against `0.00001`), and re-spelling them would slow the byte
+ * pass every page goes through. Stored JSON columns are spliced in as written, in Python's spelling.
  */
 import { STORED_JSON_MARK, withStoredJsonMarks } from '../db/stored-json';
 
@@ -49,7 +54,7 @@ export function pyJsonFragment(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   switch (typeof value) {
     case 'string': return jsonString(value);
-    case 'number': return Number.isFinite(value) ? String(value) : 'null';
+    case 'number': return Number.isFinite(value) ? String(value) : 'null'; // JSON.stringify's spelling
     case 'boolean': return value ? 'true' : 'false';
     case 'object': break;
     default: return pyJsonDumps(value);

@@ -1,9 +1,10 @@
 /**
  * The subset of JSON Schema (draft 4) Ironic's schemas use (API requests, RAID configs), reporting the
  * error python-jsonschema 4.10 would pick (best_match relevance) with its exact message, so clients see
- * Ironic's faultstrings.
+ * Ironic's faultstrings; and str() of that error, for the few node messages Ironic formats with it whole.
  */
-import { pyRepr } from './pyrepr';
+import { pformat } from './python/pformat';
+import { pyRepr } from './python/repr';
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 
@@ -32,13 +33,18 @@ export interface Schema {
   minVersion?: number;
 }
 
+type PathPart = string | number;
+
 export interface SchemaError {
   message: string;
-  /** Depth of the failing value below the validated instance (jsonschema's len(error.path)). */
-  depth: number;
   keyword: string;
-  /** Whether the instance has the type its failing schema asks for (jsonschema's _matches_type). */
-  matchesType: boolean;
+  /** Where the failing value sits below the validated instance (jsonschema's error.relative_path). */
+  path: PathPart[];
+  /** The keywords and indexes leading to the failing keyword (error.relative_schema_path). */
+  schemaPath: PathPart[];
+  /** The sub-schema whose keyword failed, and the value it failed on. */
+  schema: Schema;
+  instance: unknown;
   context: SchemaError[];
 }
 
@@ -84,76 +90,85 @@ function pyRegex(pattern: string): RegExp {
   return new RegExp(out, 'u');
 }
 
-function err(value: unknown, schema: Schema, keyword: string, message: string, depth = 0, context: SchemaError[] = []): SchemaError {
-  return { message, depth, keyword, matchesType: matchesType(value, schema), context };
+function err(value: unknown, schema: Schema, keyword: string, message: string, context: SchemaError[] = []): SchemaError {
+  return { message, keyword, path: [], schemaPath: [keyword], schema, instance: value, context };
+}
+
+/** Paths are built on the way out (jsonschema's descend), so a valid value allocates none. */
+function under(errors: SchemaError[], pathPart: PathPart | null, schemaParts: PathPart[]): SchemaError[] {
+  for (const e of errors) {
+    if (pathPart !== null) e.path.unshift(pathPart);
+    e.schemaPath.unshift(...schemaParts);
+  }
+  return errors;
 }
 
 /** Every error, in python-jsonschema's iteration order (schema keyword order, then property order). */
-export function iterErrors(value: unknown, schema: Schema, depth = 0): SchemaError[] {
+export function iterErrors(value: unknown, schema: Schema): SchemaError[] {
   const out: SchemaError[] = [];
   for (const key of Object.keys(schema)) {
-    out.push(...keywordErrors(key, value, schema, depth));
+    out.push(...keywordErrors(key, value, schema));
   }
   return out;
 }
 
-function keywordErrors(key: string, value: unknown, schema: Schema, depth: number): SchemaError[] {
+function keywordErrors(key: string, value: unknown, schema: Schema): SchemaError[] {
   switch (key) {
-    case 'type': return typeErrors(value, schema, depth);
-    case 'properties': return propertiesErrors(value, schema, depth);
-    case 'required': return requiredErrors(value, schema, depth);
-    case 'additionalProperties': return additionalErrors(value, schema, depth);
-    case 'items': return itemsErrors(value, schema, depth);
+    case 'type': return typeErrors(value, schema);
+    case 'properties': return propertiesErrors(value, schema);
+    case 'required': return requiredErrors(value, schema);
+    case 'additionalProperties': return additionalErrors(value, schema);
+    case 'items': return itemsErrors(value, schema);
     case 'enum':
       return schema.enum!.some((e) => JSON.stringify(e) === JSON.stringify(value)) ? []
-        : [err(value, schema, 'enum', `${pyRepr(value)} is not one of ${pyRepr(schema.enum)}`, depth)];
+        : [err(value, schema, 'enum', `${pyRepr(value)} is not one of ${pyRepr(schema.enum)}`)];
     case 'pattern':
       return typeof value === 'string' && !pyRegex(schema.pattern!).test(value)
-        ? [err(value, schema, 'pattern', `${pyRepr(value)} does not match ${pyRepr(schema.pattern)}`, depth)] : [];
+        ? [err(value, schema, 'pattern', `${pyRepr(value)} does not match ${pyRepr(schema.pattern)}`)] : [];
     case 'minLength':
       return typeof value === 'string' && [...value].length < schema.minLength!
-        ? [err(value, schema, 'minLength', `${pyRepr(value)} is too short`, depth)] : [];
+        ? [err(value, schema, 'minLength', `${pyRepr(value)} is too short`)] : [];
     case 'maxLength':
       return typeof value === 'string' && [...value].length > schema.maxLength!
-        ? [err(value, schema, 'maxLength', `${pyRepr(value)} is too long`, depth)] : [];
+        ? [err(value, schema, 'maxLength', `${pyRepr(value)} is too long`)] : [];
     case 'minItems':
       return Array.isArray(value) && value.length < schema.minItems!
-        ? [err(value, schema, 'minItems', `${pyRepr(value)} is too short`, depth)] : [];
-    case 'minimum': return minimumErrors(value, schema, depth);
-    case 'dependencies': return dependenciesErrors(value, schema, depth);
+        ? [err(value, schema, 'minItems', `${pyRepr(value)} is too short`)] : [];
+    case 'minimum': return minimumErrors(value, schema);
+    case 'dependencies': return dependenciesErrors(value, schema);
     case 'maximum':
       return typeof value === 'number' && value > schema.maximum!
-        ? [err(value, schema, 'maximum', `${pyRepr(value)} is greater than the maximum of ${pyRepr(schema.maximum)}`, depth)] : [];
-    case 'anyOf': return anyOfErrors(value, schema, depth);
-    case 'oneOf': return oneOfErrors(value, schema, depth);
+        ? [err(value, schema, 'maximum', `${pyRepr(value)} is greater than the maximum of ${pyRepr(schema.maximum)}`)] : [];
+    case 'anyOf': return anyOfErrors(value, schema);
+    case 'oneOf': return oneOfErrors(value, schema);
     default: return [];
   }
 }
 
-function typeErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
+function typeErrors(value: unknown, schema: Schema): SchemaError[] {
   if (matchesType(value, schema)) return [];
   const types = Array.isArray(schema.type) ? schema.type : [schema.type!];
-  return [err(value, schema, 'type', `${pyRepr(value)} is not of type ${types.map((t) => pyRepr(t)).join(', ')}`, depth)];
+  return [err(value, schema, 'type', `${pyRepr(value)} is not of type ${types.map((t) => pyRepr(t)).join(', ')}`)];
 }
 
 /** Draft 4's minimum, where the sibling exclusiveMinimum flag turns `<` into `<=`. */
-function minimumErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
+function minimumErrors(value: unknown, schema: Schema): SchemaError[] {
   if (typeof value !== 'number') return [];
   const exclusive = schema.exclusiveMinimum === true;
   const failed = exclusive ? value <= schema.minimum! : value < schema.minimum!;
   if (!failed) return [];
   const cmp = exclusive ? 'less than or equal to' : 'less than';
-  return [err(value, schema, 'minimum', `${pyRepr(value)} is ${cmp} the minimum of ${pyRepr(schema.minimum)}`, depth)];
+  return [err(value, schema, 'minimum', `${pyRepr(value)} is ${cmp} the minimum of ${pyRepr(schema.minimum)}`)];
 }
 
-function dependenciesErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
+function dependenciesErrors(value: unknown, schema: Schema): SchemaError[] {
   if (!isObject(value)) return [];
   const out: SchemaError[] = [];
   for (const [name, needed] of Object.entries(schema.dependencies!)) {
     if (!Object.hasOwn(value, name)) continue;
     for (const each of needed) {
       if (!Object.hasOwn(value, each)) {
-        out.push(err(value, schema, 'dependencies', `${pyRepr(each)} is a dependency of ${pyRepr(name)}`, depth));
+        out.push(err(value, schema, 'dependencies', `${pyRepr(each)} is a dependency of ${pyRepr(name)}`));
       }
     }
   }
@@ -164,61 +179,61 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return isType(value, 'object');
 }
 
-function propertiesErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
+function propertiesErrors(value: unknown, schema: Schema): SchemaError[] {
   if (!isObject(value)) return [];
   const out: SchemaError[] = [];
   for (const [name, sub] of Object.entries(schema.properties!)) {
-    if (Object.hasOwn(value, name)) out.push(...iterErrors(value[name], sub, depth + 1));
+    if (Object.hasOwn(value, name)) out.push(...under(iterErrors(value[name], sub), name, ['properties', name]));
   }
   return out;
 }
 
-function requiredErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
+function requiredErrors(value: unknown, schema: Schema): SchemaError[] {
   if (!isObject(value)) return [];
   return schema.required!.filter((name) => !Object.hasOwn(value, name))
-    .map((name) => err(value, schema, 'required', `${pyRepr(name)} is a required property`, depth));
+    .map((name) => err(value, schema, 'required', `${pyRepr(name)} is a required property`));
 }
 
-function additionalErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
+function additionalErrors(value: unknown, schema: Schema): SchemaError[] {
   if (!isObject(value) || schema.additionalProperties !== false) return [];
   const extras = Object.keys(value).filter((k) => !(schema.properties && Object.hasOwn(schema.properties, k))).sort();
   if (extras.length === 0) return [];
   const verb = extras.length === 1 ? 'was' : 'were';
   return [err(value, schema, 'additionalProperties',
-    `Additional properties are not allowed (${extras.map((e) => pyRepr(e)).join(', ')} ${verb} unexpected)`, depth)];
+    `Additional properties are not allowed (${extras.map((e) => pyRepr(e)).join(', ')} ${verb} unexpected)`)];
 }
 
-function itemsErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
+function itemsErrors(value: unknown, schema: Schema): SchemaError[] {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((item) => iterErrors(item, schema.items!, depth + 1));
+  return value.flatMap((item, i) => under(iterErrors(item, schema.items!), i, ['items']));
 }
 
-function anyOfErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
+function anyOfErrors(value: unknown, schema: Schema): SchemaError[] {
   const context: SchemaError[] = [];
-  for (const sub of schema.anyOf!) {
-    const errors = iterErrors(value, sub, 0);
+  for (const [i, sub] of schema.anyOf!.entries()) {
+    const errors = under(iterErrors(value, sub), null, [i]);
     if (errors.length === 0) return [];
     context.push(...errors);
   }
-  return [err(value, schema, 'anyOf', `${pyRepr(value)} is not valid under any of the given schemas`, depth, context)];
+  return [err(value, schema, 'anyOf', `${pyRepr(value)} is not valid under any of the given schemas`, context)];
 }
 
 /** oneOf: none valid gives anyOf's message with every branch's errors; more than one valid is an error too. */
-function oneOfErrors(value: unknown, schema: Schema, depth: number): SchemaError[] {
+function oneOfErrors(value: unknown, schema: Schema): SchemaError[] {
   const context: SchemaError[] = [];
   const branches = schema.oneOf!;
-  const first = branches.findIndex((sub) => {
-    const errors = iterErrors(value, sub, 0);
+  const first = branches.findIndex((sub, i) => {
+    const errors = under(iterErrors(value, sub), null, [i]);
     context.push(...errors);
     return errors.length === 0;
   });
   if (first < 0) {
-    return [err(value, schema, 'oneOf', `${pyRepr(value)} is not valid under any of the given schemas`, depth, context)];
+    return [err(value, schema, 'oneOf', `${pyRepr(value)} is not valid under any of the given schemas`, context)];
   }
-  const alsoValid = branches.slice(first + 1).filter((sub) => iterErrors(value, sub, 0).length === 0);
+  const alsoValid = branches.slice(first + 1).filter((sub) => iterErrors(value, sub).length === 0);
   if (alsoValid.length === 0) return [];
   const reprs = [...alsoValid, branches[first]].map((sub) => pyRepr(sub)).join(', ');
-  return [err(value, schema, 'oneOf', `${pyRepr(value)} is valid under each of ${reprs}`, depth)];
+  return [err(value, schema, 'oneOf', `${pyRepr(value)} is valid under each of ${reprs}`)];
 }
 
 type Key = [number, number, number];
@@ -226,7 +241,7 @@ type Key = [number, number, number];
 /** jsonschema's by_relevance: shallower errors first, anyOf/oneOf (the weak matches) below the rest. */
 function relevance(e: SchemaError): Key {
   const weak = e.keyword === 'anyOf' || e.keyword === 'oneOf' ? 0 : 1;
-  return [-e.depth, weak, e.matchesType ? 0 : 1];
+  return [-e.path.length, weak, matchesType(e.instance, e.schema) ? 0 : 1];
 }
 
 function compare(a: Key, b: Key): number {
@@ -245,4 +260,28 @@ export function bestMatch(errors: SchemaError[]): SchemaError | null {
     best = sorted[0];
   }
   return best;
+}
+
+function indexPath(word: string, parts: PathPart[]): string {
+  return word + parts.map((p) => `[${pyRepr(p)}]`).join('');
+}
+
+function indented(text: string): string {
+  return text.split('\n').map((line, i) => (i === 0 ? line : `    ${line}`)).join('\n');
+}
+
+/**
+ * str() of the error jsonschema.validate would raise for `value`, or null when it is valid: the
+ * message, the failing keyword and schema path, the failing sub-schema and instance pretty-printed
+ * ("Invalid clean_steps: %s", "Invalid configdrive format: %s").
+ */
+export function validationErrorText(value: unknown, schema: Schema): string | null {
+  const e = bestMatch(iterErrors(value, schema));
+  if (!e) return null;
+  const schemaPath = indexPath('schema', e.schemaPath.slice(0, -1));
+  const instancePath = indexPath('instance', e.path);
+  const text = `${e.message}\n\nFailed validating ${pyRepr(e.keyword)} in ${schemaPath}:\n    ${indented(pformat(e.schema))}` +
+    `\n\nOn ${instancePath}:\n    ${indented(pformat(e.instance))}`;
+  // Ironic's hook strips trailing whitespace from faultstrings.
+  return text.replace(/\s+$/, '');
 }

@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
-import { pythonJsonDumps } from '../images/python-json';
+import { pythonJsonDumps } from '../common/python/json-dumps';
 import { ComputeError } from './errors';
 import { atLeast, EC2_VERSIONS, ec2MetaData, openstackMetaData, OPENSTACK_VERSIONS } from './metadata';
 import type { NetworkMetadata } from './network-metadata';

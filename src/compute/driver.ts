@@ -13,7 +13,7 @@ import { InstanceOps, reasonOf } from './instance-ops';
 import { filesForExtraData } from './metadata';
 import { nodeNetworkMetadata, NetworkMetadata } from './network-metadata';
 import { deployPatch } from './patcher';
-import { pythonRepr } from './python-repr';
+import { pyRepr } from '../common/python/repr';
 import { resourcesUnavailable, resourcesUsed } from './resources';
 import type { NetworkInfo, SpawnRequest } from './types';
 import { pollUntil } from './wait';
@@ -104,7 +104,7 @@ export class ComputeDriver extends InstanceOps {
     const v = await this.client.validateNode(node);
     const ok = (k: string): boolean => Boolean(v[k]?.result);
     if (!ok('deploy') || !ok('power') || !ok('storage')) {
-      const show = (k: string): string => pythonRepr(v[k] ?? null);
+      const show = (k: string): string => pyRepr(v[k] ?? null);
       throw new ValidationFailedError(`Ironic node: ${node} failed to validate. (deploy: ${show('deploy')}, power: ${show('power')}, storage: ${show('storage')})`);
     }
   }

@@ -4,7 +4,7 @@
  * as a JSON string in Python's spelling, traits as a JSON list.
  */
 import * as os from 'node:os';
-import { pythonJsonDumps } from '../images/python-json';
+import { pythonJsonDumps } from '../common/python/json-dumps';
 import type { IronicNode, PatchOp } from './client';
 import type { SpawnRequest } from './types';
 

@@ -10,7 +10,7 @@ import type { Step } from '../rpc/conductor-api';
 import { cleaningErrorHandler, errorText, provisioningErrorHandler, wipeCleaningInternalInfo } from './error-handlers';
 import { isActionable } from './fsm';
 import { maskForEcho } from '../common/mask';
-import { pyRepr } from '../common/pyrepr';
+import { pyRepr } from '../common/python/repr';
 import {
   cleanPriorityOverrides, driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps, withPriorityOverrides,
 } from './steps';

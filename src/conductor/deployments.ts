@@ -13,7 +13,7 @@ import { templatesByNames } from '../db/repositories/conductor-trait-queries';
 import type { DeployRequest, Step } from '../rpc/conductor-api';
 import { deployingErrorHandler, errorText, provisioningErrorHandler, wipeDeployInternalInfo } from './error-handlers';
 import { isActionable } from './fsm';
-import { pyRepr } from '../common/pyrepr';
+import { pyRepr } from '../common/python/repr';
 import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-validation';
 import { updateImageType } from './image-type';
 import { driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps } from './steps';

@@ -1,6 +1,7 @@
 /** Management calls: boot device, NMI, boot mode, secure boot, console, RAID target (manager.py). */
 import { NodeConsoleNotEnabled } from '../common/errors';
 import { log } from '../common/log';
+import { pyRepr } from '../common/python/repr';
 import * as states from '../common/states';
 import type { BootDevice, ConsoleInfo, JsonObject } from '../rpc/conductor-api';
 import { errorText, spawnErrorHandler } from './error-handlers';
@@ -66,7 +67,7 @@ async function nodeChangeBootMode(task: Task, mode: string): Promise<void> {
 async function nodeChangeSecureBoot(task: Task, enabled: boolean): Promise<void> {
   const current = await currentOr(() => task.driver.management.getSecureBootState(task), 'secure_boot', task.node.uuid);
   if (current !== null && current === enabled) {
-    log.info(`Target secure_boot state '${pyBool(enabled)}', and current secure_boot state '${pyBool(current)}' are ` +
+    log.info(`Target secure_boot state '${pyRepr(enabled)}', and current secure_boot state '${pyRepr(current)}' are ` +
       `identical. No change being made for node ${task.node.uuid}`);
     return;
   }
@@ -74,13 +75,9 @@ async function nodeChangeSecureBoot(task: Task, enabled: boolean): Promise<void>
     await task.driver.management.setSecureBootState(task, enabled);
     task.node.secure_boot = enabled;
   } catch (err) {
-    task.node.last_error = `Failed to change secure_boot state to '${pyBool(enabled)}': ${errorText(err)}`;
+    task.node.last_error = `Failed to change secure_boot state to '${pyRepr(enabled)}': ${errorText(err)}`;
   }
   await task.saveNode();
-}
-
-function pyBool(value: boolean): string {
-  return value ? 'True' : 'False';
 }
 
 export async function changeBootMode(tasks: TaskManager, nodeId: string, mode: string): Promise<void> {

@@ -12,7 +12,7 @@ import { INTERFACE_KINDS, NON_VENDOR_KINDS } from '../drivers/base';
 import type { InterfaceValidation } from '../rpc/conductor-api';
 import type { ConductorContext } from './context';
 import { errorText } from './error-handlers';
-import { pyRepr } from '../common/pyrepr';
+import { pyReprTuple } from '../common/python/repr';
 import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-validation';
 import type { TaskManager } from './task-manager';
 
@@ -99,7 +99,7 @@ export async function destroyNode(ctx: ConductorContext, tasks: TaskManager, nod
     if (ctx.conf.bool('conductor', 'allow_deleting_available_nodes')) allowed.push(states.AVAILABLE);
     if (!node.maintenance && !allowed.includes(node.provision_state ?? '')) {
       throw new InvalidState(`Can not delete node "${node.uuid}" while it is in provision state "${node.provision_state}". ` +
-        `Valid provision states to perform deletion are: "${pyTuple(allowed)}", or set the node into maintenance mode`);
+        `Valid provision states to perform deletion are: "${pyReprTuple(allowed)}", or set the node into maintenance mode`);
     }
     if (node.console_enabled) {
       try {
@@ -112,10 +112,6 @@ export async function destroyNode(ctx: ConductorContext, tasks: TaskManager, nod
     await nodesRepo.destroy(ctx.db, node.id);
     log.info(`Successfully deleted node ${node.uuid}.`);
   });
-}
-
-function pyTuple(items: string[]): string {
-  return `(${items.map((i) => pyRepr(i)).join(', ')})`;
 }
 
 export async function validateDriverInterfaces(ctx: ConductorContext, tasks: TaskManager,

@@ -6,7 +6,7 @@ import type { Step } from '../rpc/conductor-api';
 import { errorText, provisioningErrorHandler, servicingErrorHandler, wipeServiceInternalInfo } from './error-handlers';
 import { isActionable } from './fsm';
 import { maskForEcho } from '../common/mask';
-import { pyRepr } from '../common/pyrepr';
+import { pyRepr } from '../common/python/repr';
 import { executeStep, NodeStep, validateUserSteps } from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';

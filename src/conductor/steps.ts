@@ -6,7 +6,7 @@ import { InvalidParameterValue } from '../common/errors';
 import type { JsonObject, StepInfo, StepKind, StepResult } from '../drivers/base';
 import { INTERFACE_KINDS, stepsOf } from '../drivers/base';
 import type { Step } from '../rpc/conductor-api';
-import { pyRepr } from '../common/pyrepr';
+import { pyRepr } from '../common/python/repr';
 import type { Config } from '../conf/config';
 import { parseDict } from '../conf/values';
 import type { Task } from './task';

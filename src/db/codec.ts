@@ -3,7 +3,8 @@
  * driven by the column kinds in columns.ts.
  */
 import { ColumnKind, INSERT_DEFAULTS, TABLES, TableName } from './columns';
-import { pythonJsonDumps, pythonJsonLoads } from './python-json';
+import { pythonJsonDumps } from '../common/python/json-dumps';
+import { pythonJsonLoads } from '../common/python/json-loads';
 import { StoredJson } from './stored-json';
 
 export type Dialect = 'sqlite' | 'mysql';

@@ -6,7 +6,7 @@
  * serialising them again; that round trip dominated large detail pages. Anything else that
  * serialises a StoredJson (RPC, logs) gets the parsed value through toJSON.
  */
-import { pythonJsonLoads } from './python-json';
+import { pythonJsonLoads } from '../common/python/json-loads';
 
 let sink: string[] | null = null;
 const MARK_PREFIX = `\u0000stored-json-${Math.random().toString(36).slice(2, 10)}:`;

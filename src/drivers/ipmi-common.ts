@@ -6,7 +6,10 @@
  */
 import { IPMIFailure, InvalidParameterValue, MissingParameterValue } from '../common/errors';
 import { log } from '../common/log';
-import { pyRepr, pyStr, pyTruthy } from '../common/pyrepr';
+import { pyInt } from '../common/python/int';
+import { pyRepr } from '../common/python/repr';
+import { pyStr } from '../common/python/str';
+import { pyTruthy } from '../common/python/truthiness';
 import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as ipmi from '../protocols/ipmi';
@@ -71,14 +74,6 @@ export interface IpmiDriverInfo {
 export function boolFromString(value: unknown): boolean {
   if (typeof value === 'boolean') return value;
   return TRUE_WORDS.includes(String(value).trim().toLowerCase());
-}
-
-/** Python int() of a JSON value, or null when it would raise. */
-function pyInt(value: unknown): number | null {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : null;
-  if (typeof value === 'string' && /^\s*[+-]?\d+(_\d+)*\s*$/.test(value)) return parseInt(value.replace(/_/g, ''), 10);
-  return null;
 }
 
 /** utils.validate_network_port. */

@@ -9,7 +9,8 @@ import { isIPv6 } from 'node:net';
 import {
   InvalidParameterValue, MissingParameterValue, RedfishConnectionError, RedfishError,
 } from '../common/errors';
-import { pyStr, pyTruthy } from '../common/pyrepr';
+import { pyStr } from '../common/python/str';
+import { pyTruthy } from '../common/python/truthiness';
 import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as redfish from '../protocols/redfish';

@@ -8,6 +8,7 @@ import {
   DriverNotFound, IncompatibleInterface, InterfaceNotFoundInEntrypoint, NoValidDefaultForInterface,
 } from '../common/errors';
 import { log } from '../common/log';
+import { pyRepr } from '../common/python/repr';
 import { BaseInterface, ComposedDriver, INTERFACE_KINDS, InterfaceKind } from './base';
 import type { HardwareType } from './hardware/types';
 import { interfaceFactory, knownHardwareType, knownInterfaces } from './catalog';
@@ -15,10 +16,6 @@ import { RAID_LOGICAL_DISK_PROPERTIES } from './raid/logical-disk-properties';
 
 /** Options that older catalogs lack (firmware arrived after 21.4): Ironic's own defaults. */
 const FALLBACK_ENABLED: Partial<Record<InterfaceKind, string[]>> = { firmware: ['no-firmware'] };
-
-function pyList(names: readonly string[]): string {
-  return `[${names.map((n) => `'${n}'`).join(', ')}]`;
-}
 
 export interface HardwareTypeInterfaces {
   enabled: Record<InterfaceKind, string[]>;
@@ -90,7 +87,7 @@ export class DriverRegistry {
     const enabled = this.enabledInterfaces(kind);
     if (!enabled.includes(name)) {
       throw new InterfaceNotFoundInEntrypoint({
-        iface: name, entrypoint: `ironic.hardware.interfaces.${kind}`, valid: pyList(enabled),
+        iface: name, entrypoint: `ironic.hardware.interfaces.${kind}`, valid: pyRepr(enabled),
       });
     }
     const impl = this.instance(kind, name);

@@ -5,7 +5,10 @@
  */
 import { InvalidParameterValue, MissingParameterValue, SNMPFailure } from '../common/errors';
 import { log } from '../common/log';
-import { pyRepr, pyStr, pyTruthy } from '../common/pyrepr';
+import { pyInt } from '../common/python/int';
+import { pyRepr } from '../common/python/repr';
+import { pyStr } from '../common/python/str';
+import { pyTruthy } from '../common/python/truthiness';
 import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import * as snmp from '../protocols/snmp';
@@ -70,14 +73,6 @@ export interface SnmpDriverInfo {
   readCommunity?: string;
   writeCommunity?: string;
   v3?: snmp.SnmpV3Credentials;
-}
-
-/** Python int() of a JSON value, or null when it would raise. */
-function pyInt(value: unknown): number | null {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : null;
-  if (typeof value === 'string' && /^\s*[+-]?\d+(_\d+)*\s*$/.test(value)) return parseInt(value.replace(/_/g, ''), 10);
-  return null;
 }
 
 /** utils.validate_network_port, then the driver's own 1..65535 check. */

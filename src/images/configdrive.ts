@@ -16,7 +16,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
-import { pythonJsonDumps } from './python-json';
+import { pythonJsonDumps } from '../common/python/json-dumps';
+import { pyTruthy } from '../common/python/truthiness';
 
 const run = promisify(execFile);
 
@@ -73,10 +74,6 @@ function userDataBytes(u: ConfigDriveDict['user_data']): Buffer | undefined {
   return Buffer.from(pythonJsonDumps(u), 'utf8');
 }
 
-function isEmpty(o: JsonObject | null | undefined): boolean {
-  return !o || Object.keys(o).length === 0;
-}
-
 /** Writes the openstack/<version>/ tree into dir. */
 export async function populateDirectory(dir: string, dict: ConfigDriveDict, versions: readonly string[] = DEFAULT_VERSIONS): Promise<void> {
   const userData = userDataBytes(dict.user_data);
@@ -84,8 +81,8 @@ export async function populateDirectory(dir: string, dict: ConfigDriveDict, vers
     const sub = path.join(dir, 'openstack', version);
     await fsp.mkdir(sub, { recursive: true });
     await fsp.writeFile(path.join(sub, 'meta_data.json'), pythonJsonDumps(dict.meta_data ?? {}));
-    if (!isEmpty(dict.network_data)) await fsp.writeFile(path.join(sub, 'network_data.json'), pythonJsonDumps(dict.network_data));
-    if (!isEmpty(dict.vendor_data)) await fsp.writeFile(path.join(sub, 'vendor_data2.json'), pythonJsonDumps(dict.vendor_data));
+    if (pyTruthy(dict.network_data)) await fsp.writeFile(path.join(sub, 'network_data.json'), pythonJsonDumps(dict.network_data));
+    if (pyTruthy(dict.vendor_data)) await fsp.writeFile(path.join(sub, 'vendor_data2.json'), pythonJsonDumps(dict.vendor_data));
     if (userData) await fsp.writeFile(path.join(sub, 'user_data'), userData);
   }
 }

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { baseNetworkMetadata, nodeNetworkMetadata, PortLike } from '../../src/compute/network-metadata';
 import { netmaskOf, networkAddressOf } from '../../src/compute/ip-address';
-import { pythonRepr } from '../../src/compute/python-repr';
+import { pyRepr } from '../../src/common/python/repr';
 import type { NetworkInfo } from '../../src/compute/types';
 
 const INFO: NetworkInfo = [
@@ -62,7 +62,7 @@ describe('network metadata', () => {
   });
 
   it("quotes validate answers in Python's repr, as Nova's ValidationError text shows them", () => {
-    assert.equal(pythonRepr({ result: false, reason: "can't deploy" }), `{'result': False, 'reason': "can't deploy"}`);
-    assert.equal(pythonRepr({ result: true, reason: null }), "{'result': True, 'reason': None}");
+    assert.equal(pyRepr({ result: false, reason: "can't deploy" }), `{'result': False, 'reason': "can't deploy"}`);
+    assert.equal(pyRepr({ result: true, reason: null }), "{'result': True, 'reason': None}");
   });
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TABLES, TableName } from '../../src/db/columns';
 import { openDatabase } from '../../src/db/connection';
-import { pythonJsonDumps } from '../../src/db/python-json';
+import { pythonJsonDumps } from '../../src/common/python/json-dumps';
 import * as nodes from '../../src/db/repositories/nodes';
 import * as ports from '../../src/db/repositories/ports';
 import { upgrade, version } from '../../src/db/sync';

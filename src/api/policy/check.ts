@@ -3,6 +3,7 @@
  * combined with `not`, `and`, `or` (that precedence) and parentheses. Tokenized as oslo does:
  * split on whitespace, then leading `(` and trailing `)` of each word are parentheses.
  */
+import { pyStr } from '../../common/python/str';
 
 /** The caller's credentials as Ironic's RequestContext.to_policy_values() gives them. */
 export type PolicyCreds = Record<string, unknown>;
@@ -79,14 +80,6 @@ export function parseCheck(text: string): Check {
   const result = orExpr();
   // Unparsable leftovers make the whole rule fail closed, as oslo's parser does.
   return pos === tokens.length ? result : { kind: 'const', value: false };
-}
-
-/** Python's str() of a credential or target value. */
-function pyStr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  return String(value);
 }
 
 /** `%(name)s` from the target; a missing key makes the check fail (oslo catches the KeyError). */

@@ -3,7 +3,8 @@
  * name and raw value, returns the converted value, and throws InvalidParameterValue when it does not fit.
  */
 import { InvalidParameterValue } from '../../common/errors';
-import { pyRepr, pyStr } from '../../common/pyrepr';
+import { pyRepr } from '../../common/python/repr';
+import { pyStr } from '../../common/python/str';
 import { schemaErrorMessage, Schema } from './jsonschema';
 
 export type Validator<T = unknown> = (name: string, value: unknown) => T;

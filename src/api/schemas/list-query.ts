@@ -3,7 +3,7 @@
  * unknown arguments refused, limit/sort_dir checks, and the fields/detail combination rules.
  */
 import { InvalidParameterValue, NotAcceptable } from '../../common/errors';
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr } from '../../common/python/repr';
 import { emptyDict } from '../../common/own-keys';
 import type { ApiContext } from '../state';
 import * as args from './args';

@@ -4,7 +4,7 @@
  * then configdrive, image_url and the agent token replaced outright. Beyond Ironic, the userinfo
  * of every URL in any dict or string field is masked too (src/common/mask.ts holds the masking).
  */
-import { pyTruthy } from '../../common/pyrepr';
+import { pyTruthy } from '../../common/python/truthiness';
 import {
   jsonMayHoldUrlCredentials, jsonNamePrefilter, maskDictPassword, maskUrlCredentials, maskUrlsDeep, SANITIZE_KEYS, SECRET,
 } from '../../common/mask';

@@ -10,7 +10,7 @@ import type { RingManager } from '../ring-manager';
 import type { Task } from '../task';
 import { failIfInState } from './fail-in-state';
 import { maskForEcho } from '../../common/mask';
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr } from '../../common/python/repr';
 
 type Check = (manager: ConductorManager, rings: RingManager) => Promise<void>;
 

@@ -5,7 +5,7 @@
  * the in-band step finished, failed, hit a hardware manager version change, or still runs.
  */
 import { log } from '../../common/log';
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr } from '../../common/python/repr';
 import * as states from '../../common/states';
 import type { DriverTask, HeartbeatOutcome, JsonObject } from '../base';
 import { agentBootOptions, manageAgentBoot } from './agent-options';

@@ -7,17 +7,13 @@
  */
 import { AgentInProgress, NodeCleaningFailure } from '../../common/errors';
 import { log } from '../../common/log';
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr, pyReprSet } from '../../common/python/repr';
 import * as states from '../../common/states';
 import type { DriverTask, InterfaceKind, JsonObject, StepInfo } from '../base';
 import type { AgentClient } from './client';
 import { agentNodeDict } from './heartbeat';
 
 const pythonIsoNow = () => new Date().toISOString().replace('Z', '000');
-
-function pySet(keys: string[]): string {
-  return `{${keys.map((k) => `'${k}'`).join(', ')}}`;
-}
 
 /** refresh_steps(task, 'clean'): asks the agent for its clean steps and caches them by interface. */
 export async function refreshCleanSteps(task: DriverTask, client: AgentClient): Promise<void> {
@@ -34,7 +30,7 @@ export async function refreshCleanSteps(task: DriverTask, client: AgentClient): 
   const missing = ['clean_steps', 'hardware_manager_version'].filter((k) => !Object.hasOwn(result, k));
   if (missing.length) {
     throw new NodeCleaningFailure(`agent get_clean_steps for node ${node.uuid} returned an invalid result. ` +
-      `Keys: ${pySet(missing)} are missing from result: ${pyRepr(result)}.`);
+      `Keys: ${pyReprSet(missing)} are missing from result: ${pyRepr(result)}.`);
   }
   const byInterface: Record<string, JsonObject[]> = {};
   for (const list of Object.values((result.clean_steps ?? {}) as Record<string, JsonObject[]>)) {
@@ -42,7 +38,7 @@ export async function refreshCleanSteps(task: DriverTask, client: AgentClient): 
       const absent = ['interface', 'step', 'priority'].filter((k) => !Object.hasOwn(step, k));
       if (absent.length) {
         throw new NodeCleaningFailure(`agent get_clean_steps for node ${node.uuid} returned an invalid clean step. ` +
-          `Keys: ${pySet(absent)} are missing from step: ${pyRepr(step)}.`);
+          `Keys: ${pyReprSet(absent)} are missing from step: ${pyRepr(step)}.`);
       }
       (byInterface[String(step.interface)] ??= []).push({ ...step, requires_ramdisk: true });
     }

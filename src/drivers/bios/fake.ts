@@ -3,7 +3,7 @@
  * bios_settings as FakeBIOS does: apply_configuration makes them exactly the given settings,
  * factory_reset removes them all.
  */
-import { pyStr } from '../../common/pyrepr';
+import { pyStr } from '../../common/python/str';
 import * as biosSettings from '../../db/repositories/bios';
 import type { BiosInterface, DriverTask, JsonObject, StepDecl } from '../base';
 

@@ -5,7 +5,7 @@
  * verifies at once, within the same step.
  */
 import { RedfishError } from '../../common/errors';
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr } from '../../common/python/repr';
 import * as states from '../../common/states';
 import * as biosSettings from '../../db/repositories/bios';
 import * as redfish from '../../protocols/redfish';

@@ -5,7 +5,7 @@
  */
 import { InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import * as states from '../../common/states';
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr } from '../../common/python/repr';
 import type { DriverTask } from '../base';
 
 export type RamdiskMode = 'deploy' | 'rescue';

@@ -5,7 +5,7 @@
  * [conductor]clean_callback_timeout, instead of Ironic's periodic status polling.
  */
 import { InvalidParameterValue, RedfishError } from '../../common/errors';
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr } from '../../common/python/repr';
 import * as firmwareRows from '../../db/repositories/firmware';
 import type { RedfishClient } from '../../protocols/redfish';
 import type { DriverTask, FirmwareInterface, JsonObject, StepDecl, StepResult } from '../base';

@@ -5,7 +5,7 @@
  */
 import { InvalidParameterValue, RedfishError, UnsupportedDriverExtension } from '../../common/errors';
 import { log } from '../../common/log';
-import { pyRepr } from '../../common/pyrepr';
+import { pyRepr } from '../../common/python/repr';
 import * as redfish from '../../protocols/redfish';
 import type { DriverTask, ManagementInterface } from '../base';
 import {

@@ -5,7 +5,7 @@
  */
 import { InvalidParameterValue, MissingParameterValue, VendorPassthruException } from '../../common/errors';
 import type { VendorInterface, VendorRoute } from '../base';
-import { pyTruthy } from '../../common/pyrepr';
+import { pyTruthy } from '../../common/python/truthiness';
 import { lookupTable } from '../../common/own-keys';
 
 const ROUTES: Readonly<Record<string, VendorRoute>> = lookupTable({

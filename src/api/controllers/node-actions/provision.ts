@@ -6,13 +6,14 @@
  */
 import { BadRequest, InvalidParameterValue, InvalidStateRequested, NodeInMaintenance, NodeLocked, NotAcceptable }
   from '../../../common/errors';
+import { validationErrorText } from '../../../common/jsonschema';
+import { pyTruthy } from '../../../common/python/truthiness';
 import type { DeployRequest, Step } from '../../../rpc/conductor-api';
 import { getNodeByIdent } from '../../node-lookup';
 import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { Schema } from '../../schemas/jsonschema';
 import { CLEAN_STEPS_SCHEMA, CONFIGDRIVE_SCHEMA, DEPLOY_STEPS_SCHEMA } from '../../schemas/node';
-import { validationErrorText } from '../../schemas/node-schema-errors';
 import type { ApiContext } from '../../state';
 import { V } from '../../versions';
 import { ClientSideError } from '../node-errors';
@@ -23,15 +24,8 @@ type Ctx = ApiContext & { params: Record<string, string> };
 
 const B64_ALPHABET = /^[A-Za-z0-9+/=\n\r\t ]*$/;
 
-function isEmpty(value: unknown): boolean {
-  return args.pyStr(value) === '' || value === null || value === undefined || value === false
-    || (Array.isArray(value) && value.length === 0)
-    || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
-}
-
-
 function checkConfigdrive(ctx: ApiContext, target: string, configdrive: unknown): void {
-  if (isEmpty(configdrive)) return;
+  if (!pyTruthy(configdrive)) return;
   const allowed = ['active'];
   if (ctx.state.version >= V.REBUILD_CONFIG_DRIVE) allowed.push('rebuild');
   if (!allowed.includes(target)) {
@@ -95,10 +89,10 @@ function checkRequest(ctx: ApiContext, a: ProvisionArgs, provisionState: string 
     if (ctx.state.version < V.DISABLE_RAMDISK) throw new NotAcceptable('disable_ramdisk is not acceptable in this API version');
     if (a.target !== 'clean') throw new BadRequest('disable_ramdisk is supported only with manual cleaning');
   }
-  if (!isEmpty(a.cleanSteps) && a.target !== 'clean') {
+  if (pyTruthy(a.cleanSteps) && a.target !== 'clean') {
     throw new ClientSideError('"clean_steps" is only valid when setting target provision state to clean');
   }
-  if (!isEmpty(a.deploySteps)) {
+  if (pyTruthy(a.deploySteps)) {
     if (ctx.state.version < V.DEPLOY_STEPS_IN_PROVISION) {
       throw new NotAcceptable(`Request not acceptable. The minimal required API version should be 1.${V.DEPLOY_STEPS_IN_PROVISION}`);
     }
@@ -120,10 +114,10 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
   const c = ctx.state.deps.conductor;
   const t = a.target;
   if (t === 'active' || t === 'rebuild' || t === 'deploy') {
-    if (!isEmpty(a.deploySteps)) checkSteps(a.deploySteps, 'deploy', DEPLOY_STEPS_SCHEMA);
+    if (pyTruthy(a.deploySteps)) checkSteps(a.deploySteps, 'deploy', DEPLOY_STEPS_SCHEMA);
     const request: DeployRequest = { rebuild: t === 'rebuild' };
-    if (!isEmpty(a.configdrive)) request.configdrive = a.configdrive as DeployRequest['configdrive'];
-    if (!isEmpty(a.deploySteps)) request.deploySteps = a.deploySteps as Step[];
+    if (pyTruthy(a.configdrive)) request.configdrive = a.configdrive as DeployRequest['configdrive'];
+    if (pyTruthy(a.deploySteps)) request.deploySteps = a.deploySteps as Step[];
     if (a.extraData !== null) request.extraData = a.extraData;
     await repo(c.doNodeDeploy(uuid, request));
   } else if (t === 'unrescue') {
@@ -138,7 +132,7 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
   } else if (t === 'inspect') {
     await repo(c.inspectHardware(uuid));
   } else if (t === 'clean') {
-    if (isEmpty(a.cleanSteps)) throw new ClientSideError('"clean_steps" is required when setting target provision state to clean');
+    if (!pyTruthy(a.cleanSteps)) throw new ClientSideError('"clean_steps" is required when setting target provision state to clean');
     checkSteps(a.cleanSteps, 'clean', CLEAN_STEPS_SCHEMA);
     await repo(c.doNodeClean(uuid, a.cleanSteps as Step[], a.disableRamdisk ?? undefined));
   } else if (apiVerb(t) !== undefined) {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { pythonJsonDumps, pythonJsonLoads } from '../../src/db/python-json';
+import { pythonJsonDumps } from '../../../src/common/python/json-dumps';
+import { pythonJsonLoads } from '../../../src/common/python/json-loads';
 
 const SAMPLES: unknown[] = [
   {}, [], { a: 1, b: [1, 2.5, -3], c: null, d: true, e: 'x"y\\z\n\t' },
@@ -20,4 +21,11 @@ test('pythonJsonDumps matches Python json.dumps byte for byte', () => {
 test('pythonJsonLoads reads what Python writes, including NaN/Infinity', () => {
   assert.deepEqual(pythonJsonLoads('{"a": [1, 2]}'), { a: [1, 2] });
   assert.deepEqual(pythonJsonLoads('{"x": NaN, "y": [Infinity, -Infinity]}'), { x: NaN, y: [Infinity, -Infinity] });
+});
+
+test('floats at the exponent boundaries are spelled as Python json.dumps spells them', () => {
+  // Python: json.dumps([1e16, 1.5e16, 1e-4, 9.99e-5, 1e-5, 0.5])
+  assert.equal(pythonJsonDumps([1e16, 1.5e16, 1e-4, 9.99e-5, 1e-5, 0.5]), '[1e+16, 1.5e+16, 0.0001, 9.99e-05, 1e-05, 0.5]');
+  // Below 2**53 an integral number is a Python int.
+  assert.equal(pythonJsonDumps({ n: 9007199254740991, z: 0 }), '{"n": 9007199254740991, "z": 0}');
 });

@@ -1,10 +1,12 @@
 /**
- * JSON text exactly as Python's json.dumps() writes it with default arguments, which is what
- * Ironic's JsonEncodedDict/List columns hold: ", " and ": " separators, non-ASCII escaped as
- * \uXXXX, floats in repr() form. Keeping the bytes identical lets Python Ironic and ironic-ts
- * share rows without spurious diffs.
+ * JSON text exactly as Python's json.dumps() writes it with default arguments: ", " and ": "
+ * separators, non-ASCII escaped as \uXXXX, floats in repr() form. It is what Ironic's
+ * JsonEncodedDict/List columns hold (so Python Ironic and ironic-ts share rows without spurious
+ * diffs) and what openstacksdk writes into config drives. The API's responses take the faster
+ * src/api/pyjson.ts.
  */
-import { lookupTable } from '../common/own-keys';
+import { lookupTable } from '../own-keys';
+import { pyFloatText } from './float';
 
 const SHORT_ESCAPES: Readonly<Record<string, string>> = lookupTable({
   '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f',
@@ -23,15 +25,12 @@ function encodeString(s: string): string {
   return out + '"';
 }
 
-/** Python float repr: exponent form below 1e-4 or from 1e16, exponent padded to two digits. */
 function encodeNumber(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
   if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
   // Safe integers are Python ints; beyond 2**53 a JSON number can only have been a float.
   if (Number.isSafeInteger(n)) return n.toFixed(0);
-  const abs = Math.abs(n);
-  const text = abs < 1e-4 || abs >= 1e16 ? n.toExponential() : String(n);
-  return text.replace(/e([+-])(\d)$/, 'e$10$2');
+  return pyFloatText(n);
 }
 
 export function pythonJsonDumps(value: unknown): string {
@@ -52,20 +51,4 @@ export function pythonJsonDumps(value: unknown): string {
     parts.push(encodeString(key) + ': ' + pythonJsonDumps(item));
   }
   return '{' + parts.join(', ') + '}';
-}
-
-const MARK = '\u2063pyjson-number\u2063';
-
-/** Reads JSON Python wrote, including its non-standard NaN/Infinity tokens. */
-export function pythonJsonLoads(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    if (!/NaN|Infinity/.test(text)) throw err;
-    const marked = text.replace(/(?<=[\[:,]\s*)(-?Infinity|NaN)(?=\s*[,\]}])/g, `"${MARK}$1"`);
-    return JSON.parse(marked, (_k, v: unknown) => {
-      if (typeof v === 'string' && v.startsWith(MARK)) return Number(v.slice(MARK.length));
-      return v;
-    });
-  }
 }
