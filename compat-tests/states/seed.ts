@@ -9,7 +9,6 @@ interface SqliteDb {
   prepare(sql: string): { run(params: Record<string, unknown>): { changes: number } };
   close(): void;
 }
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const Database = require('better-sqlite3') as new (file: string, opts: { timeout: number }) => SqliteDb;
 
 export interface Seed {

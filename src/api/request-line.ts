@@ -23,11 +23,14 @@ function requestLineBytes(req: http.IncomingMessage): number {
   return Buffer.byteLength(`${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`, 'latin1');
 }
 
+/** Koa's callback: it answers its own errors, so the promise it returns is not awaited. */
+type AppHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
 /** Wraps the app's handler: a long request line never reaches routing or version negotiation. */
-export function limitRequestLine(handler: http.RequestListener): http.RequestListener {
+export function limitRequestLine(handler: AppHandler): http.RequestListener {
   return (req, res) => {
     if (requestLineBytes(req) < MAX_REQUEST_LINE) {
-      handler(req, res);
+      void handler(req, res);
       return;
     }
     res.shouldKeepAlive = false;

@@ -47,7 +47,7 @@ export interface MigrationResult {
  */
 export async function objectVersionsCompatible(db: Database): Promise<boolean> {
   for (const { table, supported } of VERSIONED) {
-    const bad = await db.knex(table).where((q) => q.whereNull('version').orWhereNotIn('version', [...supported])).first('version');
+    const bad = await db.knex(table).whereNull('version').orWhereNotIn('version', [...supported]).first('version');
     if (bad) return false;
   }
   return true;
