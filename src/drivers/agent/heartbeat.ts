@@ -10,19 +10,12 @@ import * as states from '../../common/states';
 import type { DriverTask, HeartbeatOutcome, JsonObject } from '../base';
 import { heartbeatCleanWait } from './clean-heartbeat';
 import { AgentClient, commandErrorText, type AgentCommand } from './client';
+import { agentNodeDict } from './node-dict';
 import { heartbeatRescueWait } from './rescue-heartbeat';
 
 /** States in which a heartbeat may act (agent_base HEARTBEAT_ALLOWED). */
 const HEARTBEAT_ALLOWED = [states.DEPLOYWAIT, states.CLEANWAIT, states.RESCUEWAIT, states.DEPLOYING, states.CLEANING,
   states.RESCUING, states.SERVICEWAIT, states.SERVICING];
-
-/** node.as_dict(secure=True) as far as the agent's step calls use it. */
-export function agentNodeDict(task: DriverTask): JsonObject {
-  const n = task.node;
-  const { configdrive: _configdrive, ...instanceInfo } = n.instance_info ?? {};
-  return { uuid: n.uuid, name: n.name, properties: n.properties ?? {}, instance_info: instanceInfo,
-    driver_internal_info: { ...(n.driver_internal_info ?? {}), agent_secret_token: undefined } };
-}
 
 const stepId = (s: { interface?: unknown; step?: unknown }) => `${String(s.interface)}.${String(s.step)}`;
 
