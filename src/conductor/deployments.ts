@@ -136,7 +136,7 @@ const DEPLOY_FLOW: StepFlow = {
   },
 };
 
-/** do_next_deploy_step: runs steps from `index`; pauses on a wait state; finishes with `done`. */
-export async function continueDeploySteps(task: Task, index: number): Promise<void> {
+/** do_next_deploy_step: runs steps from `index` (none when null); pauses on a wait state; finishes with `done`. */
+export async function continueDeploySteps(task: Task, index: number | null): Promise<void> {
   await runSteps(task, DEPLOY_FLOW, index);
 }

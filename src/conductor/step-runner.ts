@@ -33,6 +33,30 @@ function stepList(task: Task, kind: FlowKind): NodeStep[] {
   return ((task.node.driver_internal_info ?? {})[`${kind}_steps`] ?? []) as NodeStep[];
 }
 
+/** The flag a driver sets while it polls for the end of an asynchronous step. */
+const POLLING_FLAG = { clean: 'cleaning_polling', deploy: 'deployment_polling', service: 'servicing_polling' } as const;
+
+/**
+ * update_next_step_index: where a flow resumes after a step went asynchronous: the next step, or
+ * the same one again when the driver said so (skip_current_<kind>_step false); null when none is
+ * left. The skip and polling flags are consumed.
+ */
+export async function nextStepIndex(task: Task, kind: FlowKind): Promise<number | null> {
+  const node = task.node;
+  const info = { ...(node.driver_internal_info ?? {}) };
+  const skip = info[`skip_current_${kind}_step`];
+  delete info[`skip_current_${kind}_step`];
+  delete info[POLLING_FLAG[kind]];
+  node.driver_internal_info = info;
+  await task.saveNode();
+  const current = node[`${kind}_step`];
+  if (!current || Object.keys(current).length === 0) return 0;
+  const index = info[`${kind}_step_index`];
+  if (typeof index !== 'number') return null;
+  const next = skip === false ? index : index + 1;
+  return next >= stepList(task, kind).length ? null : next;
+}
+
 /** The node's <kind>_step and driver_internal_info.<kind>_step_index, saved before the step runs. */
 async function recordCurrentStep(task: Task, kind: FlowKind, step: NodeStep, index: number): Promise<void> {
   const node = task.node;
