@@ -11,8 +11,9 @@ import { cleaningErrorHandler, errorText, provisioningErrorHandler, wipeCleaning
 import { isActionable } from './fsm';
 import { maskForEcho } from '../common/mask';
 import { pyRepr } from '../common/python/repr';
+import { runSteps, type StepFlow } from './step-runner';
 import {
-  cleanPriorityOverrides, driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps, withPriorityOverrides,
+  cleanPriorityOverrides, driverSteps, NodeStep, sortSteps, validateUserSteps, withPriorityOverrides,
 } from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
@@ -114,37 +115,9 @@ async function waitForAgent(task: Task, err: unknown): Promise<boolean> {
   return true;
 }
 
-/** do_next_clean_step: runs steps from `index`, then `done` (automated) or `manage` (manual). */
-export async function continueCleanSteps(task: Task, index: number | null, disableRamdiskArg?: boolean): Promise<void> {
+/** Cleaning is over: tear down the ramdisk, then `done` (automated) or `manage` (manual or retired). */
+async function finishCleaning(task: Task, manual: boolean, disableRamdisk: boolean): Promise<void> {
   const node = task.node;
-  const steps = index === null ? [] : ((node.driver_internal_info ?? {}).clean_steps ?? []) as NodeStep[];
-  const manual = node.target_provision_state === states.MANAGEABLE;
-  const disableRamdisk = disableRamdiskArg ?? Boolean((node.driver_internal_info ?? {}).cleaning_disable_ramdisk);
-  for (let i = index ?? 0; i < steps.length; i++) {
-    const step = steps[i];
-    node.clean_step = { ...step };
-    node.driver_internal_info = { ...(node.driver_internal_info ?? {}), clean_step_index: i };
-    await task.saveNode();
-    log.info(`Executing ${pyRepr(step)} on node ${node.uuid}`);
-    let result: unknown;
-    try {
-      result = await executeStep(task, step);
-    } catch (err) {
-      if (await waitForAgent(task, err)) return;
-      const msg = `Node ${node.uuid} failed step ${pyRepr(maskForEcho(step))}: ${errorText(err)}`;
-      await cleaningErrorHandler(task, msg);
-      return;
-    }
-    if (result === states.CLEANWAIT) {
-      await task.processEvent('wait', { targetState: manual ? states.MANAGEABLE : null });
-      return;
-    }
-    if (result !== null && result !== undefined) {
-      await cleaningErrorHandler(task, `While executing step ${pyRepr(maskForEcho(step))} on node ${node.uuid}, step returned ` +
-        `invalid value: ${String(result)}`);
-      return;
-    }
-  }
   node.clean_step = null;
   wipeCleaningInternalInfo(task);
   await task.saveNode();
@@ -159,6 +132,33 @@ export async function continueCleanSteps(task: Task, index: number | null, disab
   }
   log.info(`Node ${node.uuid} cleaning complete`);
   await task.processEvent(manual || node.retired ? 'manage' : 'done');
+}
+
+/** do_next_clean_step's reactions; `manual` and `disableRamdisk` are read when the steps (re)start. */
+function cleanFlow(manual: boolean, disableRamdisk: boolean): StepFlow {
+  return {
+    kind: 'clean',
+    waitState: states.CLEANWAIT,
+    starting: (task, step) => log.info(`Executing ${pyRepr(step)} on node ${task.node.uuid}`),
+    async failed(task, step, err) {
+      if (await waitForAgent(task, err)) return;
+      await cleaningErrorHandler(task, `Node ${task.node.uuid} failed step ${pyRepr(maskForEcho(step))}: ${errorText(err)}`);
+    },
+    waiting: (task) => task.processEvent('wait', { targetState: manual ? states.MANAGEABLE : null }),
+    async unexpected(task, step, result) {
+      await cleaningErrorHandler(task, `While executing step ${pyRepr(maskForEcho(step))} on node ${task.node.uuid}, ` +
+        `step returned invalid value: ${result}`);
+    },
+    finished: (task) => finishCleaning(task, manual, disableRamdisk),
+  };
+}
+
+/** do_next_clean_step: runs steps from `index`, then `done` (automated) or `manage` (manual). */
+export async function continueCleanSteps(task: Task, index: number | null, disableRamdiskArg?: boolean): Promise<void> {
+  const node = task.node;
+  const manual = node.target_provision_state === states.MANAGEABLE;
+  const disableRamdisk = disableRamdiskArg ?? Boolean((node.driver_internal_info ?? {}).cleaning_disable_ramdisk);
+  await runSteps(task, cleanFlow(manual, disableRamdisk), index);
 }
 
 /** RPC do_node_clean: manual cleaning from manageable. */

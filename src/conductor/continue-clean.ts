@@ -9,20 +9,8 @@ import * as states from '../common/states';
 import { cleanAbort } from './abort';
 import { continueCleanSteps, setNodeCleaningSteps } from './cleaning';
 import { cleaningErrorHandler, errorText } from './error-handlers';
+import { nextStepIndex } from './step-runner';
 import type { Task } from './task';
-
-/** update_next_step_index(task, 'clean'): the step after the one that went asynchronous (or that one again). */
-async function nextCleanStepIndex(task: Task): Promise<number | null> {
-  const node = task.node;
-  const { skip_current_clean_step: skip, cleaning_polling: _polling, ...info } = node.driver_internal_info ?? {};
-  node.driver_internal_info = info;
-  await task.saveNode();
-  if (!node.clean_step || Object.keys(node.clean_step).length === 0) return 0;
-  const index = info.clean_step_index;
-  if (typeof index !== 'number') return null;
-  const next = skip === false ? index : index + 1;
-  return next >= ((info.clean_steps ?? []) as unknown[]).length ? null : next;
-}
 
 /** task.resume_cleaning: back to `cleaning`, keeping manageable as the target of a manual cleaning. */
 export async function resumeCleaning(task: Task): Promise<void> {
@@ -32,7 +20,7 @@ export async function resumeCleaning(task: Task): Promise<void> {
 
 async function continueNodeCleanUnguarded(task: Task): Promise<void> {
   const node = task.node;
-  const next = await nextCleanStepIndex(task);
+  const next = await nextStepIndex(task, 'clean');
   const current = (node.clean_step ?? {}) as Record<string, unknown>;
   if (current.abort_after) {
     if (next !== null) {

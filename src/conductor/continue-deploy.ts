@@ -10,25 +10,12 @@ import type { JsonObject, Step } from '../rpc/conductor-api';
 import { deploymentSteps, continueDeploySteps } from './deployments';
 import { deployingErrorHandler, errorText } from './error-handlers';
 import { actOnHeartbeat } from './heartbeat-outcome';
-import type { NodeStep } from './steps';
+import { nextStepIndex } from './step-runner';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
 /** datetime.utcnow().isoformat(), as timestamp_driver_internal_info stores it. */
 const pythonIsoNow = () => new Date().toISOString().replace('Z', '000');
-
-/** update_next_step_index: the step after the one that went asynchronous (or that one again). */
-async function nextDeployStepIndex(task: Task): Promise<number> {
-  const node = task.node;
-  const { skip_current_deploy_step: skip, deployment_polling: _polling, ...info } = node.driver_internal_info ?? {};
-  node.driver_internal_info = info;
-  await task.saveNode();
-  const steps = (info.deploy_steps ?? []) as NodeStep[];
-  if (!node.deploy_step || Object.keys(node.deploy_step).length === 0) return 0;
-  const index = info.deploy_step_index;
-  if (typeof index !== 'number') return steps.length;
-  return skip === false ? index : index + 1;
-}
 
 /**
  * continue_node_deploy: on the first resume the step list is computed again now that the agent
@@ -47,7 +34,7 @@ export async function continueNodeDeploy(task: Task): Promise<void> {
       return;
     }
   }
-  await continueDeploySteps(task, await nextDeployStepIndex(task));
+  await continueDeploySteps(task, await nextStepIndex(task, 'deploy'));
 }
 
 function recordHeartbeat(task: Task, callbackUrl: string, agentVersion: string | null, extra: JsonObject): void {

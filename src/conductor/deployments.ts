@@ -16,7 +16,8 @@ import { isActionable } from './fsm';
 import { pyRepr } from '../common/python/repr';
 import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-validation';
 import { updateImageType } from './image-type';
-import { driverSteps, executeStep, NodeStep, sortSteps, validateUserSteps } from './steps';
+import { runSteps, type StepFlow } from './step-runner';
+import { driverSteps, NodeStep, sortSteps, validateUserSteps } from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
@@ -112,35 +113,30 @@ async function runDeploy(task: Task, req: DeployRequest): Promise<void> {
   await continueDeploySteps(task, 0);
 }
 
-/** do_next_deploy_step: runs steps from `index`; pauses on a wait state; finishes with `done`. */
-export async function continueDeploySteps(task: Task, index: number): Promise<void> {
-  const node = task.node;
-  const steps = ((node.driver_internal_info ?? {}).deploy_steps ?? []) as NodeStep[];
-  for (let i = index; i < steps.length; i++) {
-    const step = steps[i];
-    node.deploy_step = { ...step };
-    node.driver_internal_info = { ...(node.driver_internal_info ?? {}), deploy_step_index: i };
+/** do_next_deploy_step's reactions: the deploy error handler, `wait`, and `done` -> active. */
+const DEPLOY_FLOW: StepFlow = {
+  kind: 'deploy',
+  waitState: states.DEPLOYWAIT,
+  async failed(task, step, err) {
+    const id = `${step.interface}.${step.step}`;
+    const logmsg = `Node ${task.node.uuid} failed deploy step ${pyRepr(task.node.deploy_step)}: ${errorText(err)}`;
+    const userMsg = err instanceof IronicError
+      ? `Deploy step ${id} failed: ${errorText(err)}.`
+      : `Deploy step ${id} failed with ${err instanceof Error ? err.constructor.name : 'Exception'}: ${errorText(err)}.`;
+    if (task.node.provision_state !== states.DEPLOYFAIL) await deployingErrorHandler(task, logmsg, userMsg);
+  },
+  waiting: (task) => task.processEvent('wait'),
+  async finished(task) {
+    const node = task.node;
+    node.deploy_step = null;
+    wipeDeployInternalInfo(task);
     await task.saveNode();
-    let result: unknown;
-    try {
-      result = await executeStep(task, step);
-    } catch (err) {
-      const id = `${step.interface}.${step.step}`;
-      const logmsg = `Node ${node.uuid} failed deploy step ${pyRepr(node.deploy_step)}: ${errorText(err)}`;
-      const userMsg = err instanceof IronicError
-        ? `Deploy step ${id} failed: ${errorText(err)}.`
-        : `Deploy step ${id} failed with ${err instanceof Error ? err.constructor.name : 'Exception'}: ${errorText(err)}.`;
-      if (task.node.provision_state !== states.DEPLOYFAIL) await deployingErrorHandler(task, logmsg, userMsg);
-      return;
-    }
-    if (result === states.DEPLOYWAIT) {
-      await task.processEvent('wait');
-      return;
-    }
-  }
-  node.deploy_step = null;
-  wipeDeployInternalInfo(task);
-  await task.saveNode();
-  await task.processEvent('done');
-  log.info(`Successfully deployed node ${node.uuid} with instance ${node.instance_uuid}.`);
+    await task.processEvent('done');
+    log.info(`Successfully deployed node ${node.uuid} with instance ${node.instance_uuid}.`);
+  },
+};
+
+/** do_next_deploy_step: runs steps from `index` (none when null); pauses on a wait state; finishes with `done`. */
+export async function continueDeploySteps(task: Task, index: number | null): Promise<void> {
+  await runSteps(task, DEPLOY_FLOW, index);
 }

@@ -7,7 +7,8 @@ import { errorText, provisioningErrorHandler, servicingErrorHandler, wipeService
 import { isActionable } from './fsm';
 import { maskForEcho } from '../common/mask';
 import { pyRepr } from '../common/python/repr';
-import { executeStep, NodeStep, validateUserSteps } from './steps';
+import { runSteps, type StepFlow } from './step-runner';
+import { NodeStep, validateUserSteps } from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
@@ -46,31 +47,26 @@ async function runServicing(task: Task, userSteps: Step[], disableRamdisk: boole
   await continueServiceSteps(task, 0);
 }
 
+/** do_next_service_step's reactions: the servicing error handler, `wait`, and `done` -> active. */
+const SERVICE_FLOW: StepFlow = {
+  kind: 'service',
+  waitState: states.SERVICEWAIT,
+  async failed(task, step, err) {
+    await servicingErrorHandler(task, `Node ${task.node.uuid} failed step ${pyRepr(maskForEcho(step))}: ${errorText(err)}`);
+  },
+  waiting: (task) => task.processEvent('wait'),
+  async finished(task) {
+    task.node.service_step = null;
+    wipeServiceInternalInfo(task);
+    await task.saveNode();
+    log.info(`Node ${task.node.uuid} service complete`);
+    await task.processEvent('done');
+  },
+};
+
 /** do_next_service_step: runs the steps from `index`; a wait pauses, the end returns to active. */
 async function continueServiceSteps(task: Task, index: number): Promise<void> {
-  const node = task.node;
-  const steps = ((node.driver_internal_info ?? {}).service_steps ?? []) as NodeStep[];
-  for (let i = index; i < steps.length; i++) {
-    node.service_step = { ...steps[i] };
-    node.driver_internal_info = { ...(node.driver_internal_info ?? {}), service_step_index: i };
-    await task.saveNode();
-    let result: unknown;
-    try {
-      result = await executeStep(task, steps[i]);
-    } catch (err) {
-      await servicingErrorHandler(task, `Node ${node.uuid} failed step ${pyRepr(maskForEcho(steps[i]))}: ${errorText(err)}`);
-      return;
-    }
-    if (result === states.SERVICEWAIT) {
-      await task.processEvent('wait');
-      return;
-    }
-  }
-  node.service_step = null;
-  wipeServiceInternalInfo(task);
-  await task.saveNode();
-  log.info(`Node ${node.uuid} service complete`);
-  await task.processEvent('done');
+  await runSteps(task, SERVICE_FLOW, index);
 }
 
 /**

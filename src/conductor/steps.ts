@@ -3,8 +3,9 @@
  * driver's steps, order them, validate user-requested steps with Ironic's messages, run them.
  */
 import { InvalidParameterValue } from '../common/errors';
-import type { JsonObject, StepInfo, StepKind, StepResult } from '../drivers/base';
-import { INTERFACE_KINDS, stepsOf } from '../drivers/base';
+import type { InterfaceKind, JsonObject, StepInfo, StepKind, StepResult } from '../drivers/base';
+import { INTERFACE_KINDS } from '../drivers/base';
+import { noSuchStep, stepsOf } from '../drivers/declared-steps';
 import type { Step } from '../rpc/conductor-api';
 import { pyRepr } from '../common/python/repr';
 import type { Config } from '../conf/config';
@@ -134,11 +135,14 @@ function duplicateErrors(steps: NodeStep[]): string[] {
   }).join(', ')}. Deploy steps from all deploy templates matching this node's instance traits cannot have the same interface and step`];
 }
 
-/** Runs one step on its interface. A returned wait state pauses the flow. */
+const isInterfaceKind = (name: string): name is InterfaceKind => (INTERFACE_KINDS as readonly string[]).includes(name);
+
+/**
+ * The one dispatcher of the step flows: runs a step on its interface, which runs the function its
+ * declaration carries (execute_*_step). A returned wait state pauses the flow.
+ */
 export async function executeStep(task: Task, step: NodeStep): Promise<StepResult> {
-  const iface = task.driver[step.interface as keyof typeof task.driver];
-  if (typeof iface !== 'object' || !iface.executeStep) {
-    throw new InvalidParameterValue({ err: `Interface ${step.interface} has no step ${step.step}` });
-  }
+  const iface = isInterfaceKind(step.interface) ? task.driver[step.interface] : undefined;
+  if (!iface?.executeStep) throw noSuchStep(step.interface, step.step);
   return iface.executeStep(task, step.step, step.args ?? {});
 }

@@ -1,7 +1,8 @@
 /**
  * Driver interfaces (ironic/drivers/base.py) as TypeScript contracts. A node's driver is a
  * hardware type plus one implementation per interface kind; every operation is async so a slow
- * BMC never blocks other nodes. Steps are declared as plain data (Ironic's @clean_step etc.).
+ * BMC never blocks other nodes. Steps are declared once with their run functions (Ironic's
+ * @clean_step etc.), see declared-steps.ts.
  */
 import type { Config } from '../conf/config';
 import type { Database } from '../db/connection';
@@ -50,7 +51,7 @@ export interface ArgInfo {
   required?: boolean;
 }
 
-/** One step an interface offers (the data Ironic's step decorators attach). */
+/** One step an interface offers (the data Ironic's step decorators attach); its run function is in DeclaredStep. */
 export interface StepDecl {
   step: string;
   kinds: readonly StepKind[];
@@ -74,9 +75,11 @@ export interface BaseInterface {
   readonly className: string;
   properties(): Record<string, string>;
   validate(task: DriverTask): Promise<void>;
+  /** The declared steps; with executeStep, built by declareSteps from one list. */
   readonly steps?: readonly StepDecl[];
   /** Steps known only at run time (an agent's in-band steps, cached on the node), in reporting shape. */
   runtimeSteps?(task: DriverTask, kind: StepKind): StepInfo[];
+  /** execute_*_step: runs one of the interface's steps. */
   executeStep?(task: DriverTask, step: string, args: JsonObject): Promise<StepResult>;
 }
 
@@ -267,16 +270,4 @@ export interface StepInfo {
   requires_ramdisk?: boolean;
   /** Agent steps: reboot the node once the step is done. */
   reboot_requested?: boolean;
-}
-
-/** The steps of `kind` an interface offers, in Ironic's reporting shape. */
-export function stepsOf(iface: BaseInterface, kind: StepKind): StepInfo[] {
-  return (iface.steps ?? []).filter((d) => d.kinds.includes(kind)).map((d) => {
-    const info: StepInfo = { step: d.step, priority: d.priority, argsinfo: d.argsinfo ?? null, interface: iface.kind };
-    if (kind === 'clean' || kind === 'service') {
-      info.abortable = d.abortable ?? false;
-      info.requires_ramdisk = d.requiresRamdisk ?? true;
-    }
-    return info;
-  });
 }

@@ -11,7 +11,7 @@ import { pyRepr, pyReprSet } from '../../common/python/repr';
 import * as states from '../../common/states';
 import type { DriverTask, InterfaceKind, JsonObject, StepInfo } from '../base';
 import type { AgentClient } from './client';
-import { agentNodeDict } from './heartbeat';
+import { agentNodeDict } from './node-dict';
 
 const pythonIsoNow = () => new Date().toISOString().replace('Z', '000');
 

@@ -1,30 +1,22 @@
 /**
- * Heartbeat processing of agent-based deploys (agent_base.py HeartbeatMixin and
- * process_next_step): on the first heartbeat in `wait call-back` the agent's in-band deploy
- * steps are cached; then the agent's command list tells whether the step that went
- * asynchronous has finished, failed, or still runs. The conductor acts on the outcome.
+ * Heartbeat processing of agent-based deploys (agent_base.py HeartbeatMixin): on the first
+ * heartbeat in `wait call-back` the agent's in-band deploy steps are cached; then
+ * process_next_step (next-step.ts) judges the step that went asynchronous. The conductor acts
+ * on the outcome.
  */
 import { InstanceDeployFailure } from '../../common/errors';
 import { log } from '../../common/log';
 import * as states from '../../common/states';
 import type { DriverTask, HeartbeatOutcome, JsonObject } from '../base';
 import { heartbeatCleanWait } from './clean-heartbeat';
-import { AgentClient, commandErrorText, type AgentCommand } from './client';
+import type { AgentClient } from './client';
+import { processNextStep } from './next-step';
+import { agentNodeDict } from './node-dict';
 import { heartbeatRescueWait } from './rescue-heartbeat';
 
 /** States in which a heartbeat may act (agent_base HEARTBEAT_ALLOWED). */
 const HEARTBEAT_ALLOWED = [states.DEPLOYWAIT, states.CLEANWAIT, states.RESCUEWAIT, states.DEPLOYING, states.CLEANING,
   states.RESCUING, states.SERVICEWAIT, states.SERVICING];
-
-/** node.as_dict(secure=True) as far as the agent's step calls use it. */
-export function agentNodeDict(task: DriverTask): JsonObject {
-  const n = task.node;
-  const { configdrive: _configdrive, ...instanceInfo } = n.instance_info ?? {};
-  return { uuid: n.uuid, name: n.name, properties: n.properties ?? {}, instance_info: instanceInfo,
-    driver_internal_info: { ...(n.driver_internal_info ?? {}), agent_secret_token: undefined } };
-}
-
-const stepId = (s: { interface?: unknown; step?: unknown }) => `${String(s.interface)}.${String(s.step)}`;
 
 /** refresh_steps(task, 'deploy'): caches the agent's deploy steps by interface. */
 export async function refreshDeploySteps(task: DriverTask, client: AgentClient): Promise<void> {
@@ -54,47 +46,6 @@ export async function refreshDeploySteps(task: DriverTask, client: AgentClient):
   await task.saveNode();
 }
 
-/** _freshly_booted: nothing ran yet but the steps query. */
-function freshlyBooted(commands: AgentCommand[]): boolean {
-  return commands.length === 0 || (commands.length === 1 && commands[0].command_name === 'get_deploy_steps');
-}
-
-/** _get_completed_command: the finished command of the current step, if it is done. */
-function completedCommand(task: DriverTask, commands: AgentCommand[]): AgentCommand | null {
-  const last = commands[commands.length - 1];
-  if (last.command_name !== 'execute_deploy_step') return null;
-  if (last.command_status === 'RUNNING') return null;
-  const lastStep = ((last.command_result ?? {}) as Record<string, unknown>).deploy_step as JsonObject | undefined;
-  const current = task.node.deploy_step ?? {};
-  if (last.command_status === 'SUCCEEDED' && (!lastStep || stepId(lastStep) !== stepId(current))) return null;
-  return last;
-}
-
-/** process_next_step(task, 'deploy'). */
-export async function processNextDeployStep(task: DriverTask, client: AgentClient): Promise<HeartbeatOutcome> {
-  const node = task.node;
-  const commands = await client.getCommandsStatus(node);
-  if (freshlyBooted(commands)) {
-    const { deployment_reboot: _r, ...rest } = node.driver_internal_info ?? {};
-    node.driver_internal_info = rest;
-    await task.saveNode();
-    return { action: 'continue-deploy' };
-  }
-  const command = completedCommand(task, commands);
-  if (!command) return null;
-  const current = node.deploy_step ?? {};
-  if (command.command_status === 'FAILED') {
-    return { action: 'fail-deploy',
-      message: `Deploy step ${stepId(current)} failed on node ${node.uuid}. ${commandErrorText(command)}` };
-  }
-  if (command.command_status === 'SUCCEEDED') {
-    log.info(`Agent on node ${node.uuid} returned deploy command success, moving to next step`);
-    return { action: 'continue-deploy' };
-  }
-  return { action: 'fail-deploy',
-    message: `Agent returned unknown status for deploy step ${JSON.stringify(current)} on node ${node.uuid} : ${command.command_status}.` };
-}
-
 /** _heartbeat_deploy_wait: cache in-band steps on the first heartbeat, then check progress. */
 async function heartbeatDeployWait(task: DriverTask, client: AgentClient): Promise<HeartbeatOutcome> {
   const node = task.node;
@@ -109,7 +60,7 @@ async function heartbeatDeployWait(task: DriverTask, client: AgentClient): Promi
     await task.saveNode();
     if ((node.driver_internal_info ?? {}).deployment_polling) return null;
     msg = 'Failed to process the next deploy step';
-    return await processNextDeployStep(task, client);
+    return await processNextStep(task, client, 'deploy');
   } catch (err) {
     const lastError = `${msg}: ${(err as Error).message}`;
     log.error(`Asynchronous exception for node ${node.uuid}: ${lastError}`);

@@ -5,9 +5,25 @@
  */
 import { pyStr } from '../../common/python/str';
 import * as biosSettings from '../../db/repositories/bios';
-import type { BiosInterface, DriverTask, JsonObject, StepDecl } from '../base';
+import type { BiosInterface, DriverTask, JsonObject } from '../base';
+import { declareSteps, type DeclaredStep } from '../declared-steps';
 
-const STEPS: readonly StepDecl[] = [
+/** The BIOSSetting objects' values are strings: other JSON values are stored as Python's str() spells them. */
+async function applySettings(task: DriverTask, settings: unknown): Promise<null> {
+  const wanted = new Map<string, string | null>();
+  for (const s of (Array.isArray(settings) ? settings : []) as JsonObject[]) {
+    wanted.set(String(s.name), s.value === null || s.value === undefined ? null : pyStr(s.value));
+  }
+  await biosSettings.replaceAll(task.ctx.db, task.node.id, wanted, '1.1');
+  return null;
+}
+
+async function factoryReset(task: DriverTask): Promise<null> {
+  await biosSettings.replaceAll(task.ctx.db, task.node.id, new Map());
+  return null;
+}
+
+const STEPS: readonly DeclaredStep[] = [
   {
     step: 'apply_configuration', kinds: ['clean'], priority: 0,
     argsinfo: {
@@ -16,39 +32,21 @@ const STEPS: readonly StepDecl[] = [
         required: true,
       },
     },
+    run: (task, args) => applySettings(task, args.settings),
   },
-  { step: 'factory_reset', kinds: ['clean'], priority: 0 },
-  { step: 'cache_bios_settings', kinds: ['clean'], priority: 0 },
+  { step: 'factory_reset', kinds: ['clean'], priority: 0, run: factoryReset },
+  // FakeBIOS.cache_bios_settings does nothing.
+  { step: 'cache_bios_settings', kinds: ['clean'], priority: 0, run: async () => null },
 ];
-
-/** The BIOSSetting objects' values are strings: other JSON values are stored as Python's str() spells them. */
-async function applySettings(task: DriverTask, settings: unknown): Promise<void> {
-  const wanted = new Map<string, string | null>();
-  for (const s of (Array.isArray(settings) ? settings : []) as JsonObject[]) {
-    wanted.set(String(s.name), s.value === null || s.value === undefined ? null : pyStr(s.value));
-  }
-  await biosSettings.replaceAll(task.ctx.db, task.node.id, wanted, '1.1');
-}
 
 export function createFakeBios(): BiosInterface {
   return {
     kind: 'bios', name: 'fake', className: 'FakeBIOS',
     properties: () => ({}),
     async validate() {},
-    steps: STEPS,
-    async executeStep(task, step, args: JsonObject) {
-      if (step === 'apply_configuration') await applySettings(task, args.settings);
-      if (step === 'factory_reset') await biosSettings.replaceAll(task.ctx.db, task.node.id, new Map());
-      return null;
-    },
-    async applyConfiguration(task, settings) {
-      await applySettings(task, settings);
-      return null;
-    },
-    async factoryReset(task) {
-      await biosSettings.replaceAll(task.ctx.db, task.node.id, new Map());
-      return null;
-    },
+    ...declareSteps('bios', STEPS),
+    applyConfiguration: applySettings,
+    factoryReset,
     async cacheBiosSettings() {},
   };
 }

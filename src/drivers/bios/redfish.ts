@@ -9,16 +9,9 @@ import { pyRepr } from '../../common/python/repr';
 import * as states from '../../common/states';
 import * as biosSettings from '../../db/repositories/bios';
 import * as redfish from '../../protocols/redfish';
-import type { BiosInterface, DriverTask, JsonObject, StepDecl, StepResult } from '../base';
+import type { BiosInterface, DriverTask, JsonObject, StepResult } from '../base';
+import { declareSteps, type DeclaredStep } from '../declared-steps';
 import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
-
-const STEPS: readonly StepDecl[] = [
-  {
-    step: 'apply_configuration', kinds: ['clean', 'deploy'], priority: 0,
-    argsinfo: { settings: { description: 'A list of BIOS settings to be applied', required: true } },
-  },
-  { step: 'factory_reset', kinds: ['clean', 'deploy'], priority: 0 },
-];
 
 /** The bios_settings column is a string: values are stored the way Python's str() prints them. */
 function storedValue(value: redfish.BiosValue): string | null {
@@ -84,6 +77,15 @@ async function factoryReset(task: DriverTask): Promise<StepResult> {
   return null;
 }
 
+const STEPS: readonly DeclaredStep[] = [
+  {
+    step: 'apply_configuration', kinds: ['clean', 'deploy'], priority: 0,
+    argsinfo: { settings: { description: 'A list of BIOS settings to be applied', required: true } },
+    run: (task, args) => applyConfiguration(task, (args.settings ?? []) as JsonObject[]),
+  },
+  { step: 'factory_reset', kinds: ['clean', 'deploy'], priority: 0, run: factoryReset },
+];
+
 export function createRedfishBios(): BiosInterface {
   return {
     kind: 'bios', name: 'redfish', className: 'RedfishBIOS',
@@ -91,12 +93,7 @@ export function createRedfishBios(): BiosInterface {
     async validate(task) {
       parseRedfishDriverInfo(task.node, task.ctx.conf);
     },
-    steps: STEPS,
-    async executeStep(task, step, args) {
-      if (step === 'apply_configuration') return applyConfiguration(task, (args.settings ?? []) as JsonObject[]);
-      if (step === 'factory_reset') return factoryReset(task);
-      throw new RedfishError({ error: `Unknown BIOS step ${step}` });
-    },
+    ...declareSteps('bios', STEPS),
     applyConfiguration,
     factoryReset,
     cacheBiosSettings: cacheSettings,

@@ -10,7 +10,8 @@
 import { InstanceDeployFailure, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import * as states from '../../common/states';
 import { isGlanceImage } from '../../images/glance/image-ref';
-import type { DeployInterface, DriverTask, JsonObject, StepDecl } from '../base';
+import type { DeployInterface, DriverTask, JsonObject } from '../base';
+import { coreDeployStep, declareSteps, type DeclaredStep, type UndeclaredStep } from '../declared-steps';
 import { AgentClient } from '../agent/client';
 import { prepareInstanceBoot, tearDownAgent, updateImageType, writeImage } from '../agent/deploy-steps';
 import { ironicApiUrl } from '../agent/agent-options';
@@ -22,15 +23,6 @@ import {
 } from '../agent/instance-image';
 import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
 import { lookupTable } from '../../common/own-keys';
-
-const STEPS: readonly StepDecl[] = [
-  { step: 'deploy', kinds: ['deploy'], priority: 100 },
-  { step: 'write_image', kinds: ['deploy'], priority: 80 },
-  { step: 'prepare_instance_boot', kinds: ['deploy'], priority: 60 },
-  { step: 'tear_down_agent', kinds: ['deploy'], priority: 40 },
-  { step: 'switch_to_tenant_network', kinds: ['deploy'], priority: 30 },
-  { step: 'boot_instance', kinds: ['deploy'], priority: 20 },
-];
 
 const PROPERTIES: Record<string, string> = lookupTable({
   deploy_kernel: 'UUID (from Glance) of the deployment kernel. Required.',
@@ -149,8 +141,22 @@ async function bootInstance(task: DriverTask): Promise<void> {
   }
 }
 
+const clientFor = (task: DriverTask) => new AgentClient(task.ctx.conf);
+
+const STEPS: readonly DeclaredStep[] = [
+  coreDeployStep(deployStep),
+  { step: 'write_image', kinds: ['deploy'], priority: 80, run: (task) => writeImage(task, clientFor(task)) },
+  { step: 'prepare_instance_boot', kinds: ['deploy'], priority: 60, run: (task) => prepareInstanceBoot(task, clientFor(task)) },
+  { step: 'tear_down_agent', kinds: ['deploy'], priority: 40, run: (task) => tearDownAgent(task, clientFor(task)) },
+  { step: 'switch_to_tenant_network', kinds: ['deploy'], priority: 30, run: switchToTenantNetwork },
+  { step: 'boot_instance', kinds: ['deploy'], priority: 20, run: bootInstance },
+];
+
+/** AgentBaseMixin.execute_clean_step: the agent's cached in-band clean steps run in the ramdisk. */
+const inbandCleanStep: UndeclaredStep = (task, step) =>
+  (isCachedCleanStep(task, 'deploy', step) ? async () => executeInbandCleanStep(task, clientFor(task)) : null);
+
 export function createDirectDeploy(): DeployInterface {
-  const clientFor = (task: DriverTask) => new AgentClient(task.ctx.conf);
   return {
     kind: 'deploy', name: 'direct', className: 'AgentDeploy',
     properties: () => ({ ...PROPERTIES }),
@@ -159,20 +165,7 @@ export function createDirectDeploy(): DeployInterface {
       if (!task.driver.storage.shouldWriteImage(task)) return;
       validateImageInfo(task);
     },
-    steps: STEPS,
-    async executeStep(task, step) {
-      switch (step) {
-        case 'deploy': return deployStep(task);
-        case 'write_image': return writeImage(task, clientFor(task));
-        case 'prepare_instance_boot': return prepareInstanceBoot(task, clientFor(task));
-        case 'tear_down_agent': return tearDownAgent(task, clientFor(task));
-        case 'switch_to_tenant_network': return switchToTenantNetwork(task);
-        case 'boot_instance': return bootInstance(task);
-        default:
-          if (isCachedCleanStep(task, 'deploy', step)) return executeInbandCleanStep(task, clientFor(task));
-          throw new InvalidParameterValue(`Interface deploy has no step ${step}`);
-      }
-    },
+    ...declareSteps('deploy', STEPS, inbandCleanStep),
     async tearDown(task) {
       await task.powerAction(states.POWER_OFF);
       await task.driver.storage.detachVolumes(task);

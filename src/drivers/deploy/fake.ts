@@ -3,20 +3,16 @@
  * down that reports DELETED (drivers/modules/fake.py FakeDeploy).
  */
 import { DELETED } from '../../common/states';
-import type { DeployInterface, StepDecl } from '../base';
+import type { DeployInterface } from '../base';
+import { coreDeployStep, declareSteps } from '../declared-steps';
 import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
-
-const STEPS: readonly StepDecl[] = [{ step: 'deploy', kinds: ['deploy'], priority: 100 }];
 
 export function createFakeDeploy(): DeployInterface {
   return {
     kind: 'deploy', name: 'fake', className: 'FakeDeploy',
     properties: () => ({}),
     async validate() {},
-    steps: STEPS,
-    async executeStep() {
-      return null;
-    },
+    ...declareSteps('deploy', [coreDeployStep(async () => null)]),
     async tearDown() {
       return DELETED;
     },

@@ -6,11 +6,10 @@
 import { InvalidParameterValue } from '../../common/errors';
 import { log } from '../../common/log';
 import * as states from '../../common/states';
-import type { DeployInterface, DriverTask, StepDecl } from '../base';
+import type { DeployInterface, DriverTask } from '../base';
 import { parseCapabilities } from '../boot/pxe-node';
+import { coreDeployStep, declareSteps } from '../declared-steps';
 import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
-
-const STEPS: readonly StepDecl[] = [{ step: 'deploy', kinds: ['deploy'], priority: 100 }];
 
 /** Boot interfaces whose prepareInstance can boot an instance ramdisk (Ironic's 'ramdisk_boot' capability). */
 const RAMDISK_BOOT = new Set(['pxe', 'ipxe', 'http', 'http-ipxe', 'fake']);
@@ -49,11 +48,7 @@ export function createRamdiskDeploy(): DeployInterface {
       }
       await task.driver.boot.validate(task);
     },
-    steps: STEPS,
-    async executeStep(task, step) {
-      if (step === 'deploy') return deploy(task);
-      return null;
-    },
+    ...declareSteps('deploy', [coreDeployStep(deploy)]),
     async tearDown(task) {
       await powerAction(task, states.POWER_OFF);
       await task.driver.network.unconfigureTenantNetworks(task);

@@ -1,10 +1,14 @@
 /** Fake firmware: updates succeed instantly. */
-import type { FirmwareInterface, StepDecl } from '../base';
+import type { FirmwareInterface } from '../base';
+import { declareSteps, type DeclaredStep } from '../declared-steps';
 
-const STEPS: readonly StepDecl[] = [
+const update = async () => null;
+
+const STEPS: readonly DeclaredStep[] = [
   {
     step: 'update', kinds: ['clean', 'service'], priority: 0,
     argsinfo: { settings: { description: 'A list of dicts with firmware components to be updated', required: true } },
+    run: update,
   },
 ];
 
@@ -13,13 +17,8 @@ export function createFakeFirmware(): FirmwareInterface {
     kind: 'firmware', name: 'fake', className: 'FakeFirmware',
     properties: () => ({}),
     async validate() {},
-    steps: STEPS,
-    async executeStep() {
-      return null;
-    },
-    async update() {
-      return null;
-    },
+    ...declareSteps('firmware', STEPS),
+    update,
     async cacheFirmwareComponents() {},
   };
 }

@@ -8,15 +8,9 @@ import { InvalidParameterValue, RedfishError } from '../../common/errors';
 import { pyRepr } from '../../common/python/repr';
 import * as firmwareRows from '../../db/repositories/firmware';
 import type { RedfishClient } from '../../protocols/redfish';
-import type { DriverTask, FirmwareInterface, JsonObject, StepDecl, StepResult } from '../base';
+import type { DriverTask, FirmwareInterface, JsonObject, StepResult } from '../base';
+import { declareSteps, type DeclaredStep } from '../declared-steps';
 import { REDFISH_PROPERTIES, RedfishSession, connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
-
-const STEPS: readonly StepDecl[] = [
-  {
-    step: 'update', kinds: ['clean', 'service'], priority: 0,
-    argsinfo: { settings: { description: 'A list of dicts with firmware components to be updated', required: true } },
-  },
-];
 
 const COMPONENTS = ['bios', 'bmc'] as const;
 type Component = (typeof COMPONENTS)[number];
@@ -89,6 +83,14 @@ async function update(task: DriverTask, settings: JsonObject[]): Promise<StepRes
   return null;
 }
 
+const STEPS: readonly DeclaredStep[] = [
+  {
+    step: 'update', kinds: ['clean', 'service'], priority: 0,
+    argsinfo: { settings: { description: 'A list of dicts with firmware components to be updated', required: true } },
+    run: (task, args) => update(task, (args.settings ?? []) as JsonObject[]),
+  },
+];
+
 export function createRedfishFirmware(): FirmwareInterface {
   return {
     kind: 'firmware', name: 'redfish', className: 'RedfishFirmware',
@@ -96,11 +98,7 @@ export function createRedfishFirmware(): FirmwareInterface {
     async validate(task) {
       parseRedfishDriverInfo(task.node, task.ctx.conf);
     },
-    steps: STEPS,
-    async executeStep(task, step, args) {
-      if (step === 'update') return update(task, (args.settings ?? []) as JsonObject[]);
-      throw new RedfishError({ error: `Unknown firmware step ${step}` });
-    },
+    ...declareSteps('firmware', STEPS),
     update,
     async cacheFirmwareComponents(task) {
       await cacheComponents(task);

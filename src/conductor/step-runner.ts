@@ -1,0 +1,97 @@
+/**
+ * The loop shared by deployment, cleaning and servicing (do_next_deploy_step,
+ * do_next_clean_step, do_next_service_step): from an index of the node's step list, record each
+ * step on the node, run it, pause on the flow's wait state, stop on a failure, and finish once no
+ * step is left. What each flow does at those points (state transitions, messages, error handler)
+ * is its own.
+ */
+import type { StepResult } from '../drivers/base';
+import { executeStep, type NodeStep } from './steps';
+import type { Task } from './task';
+
+export type FlowKind = 'clean' | 'deploy' | 'service';
+
+/** How one flow reacts around the shared loop. */
+export interface StepFlow {
+  readonly kind: FlowKind;
+  /** What a step returns when it goes on asynchronously (`clean wait`, `wait call-back`...). */
+  readonly waitState: string;
+  /** The step is recorded on the node and about to run. */
+  starting?(task: Task, step: NodeStep): void;
+  /** The step raised: the flow's error handling. */
+  failed(task: Task, step: NodeStep, err: unknown): Promise<void>;
+  /** The step returned the wait state: pause until a callback resumes the flow. */
+  waiting(task: Task): Promise<void>;
+  /** The step returned neither nothing nor the wait state; without this hook that counts as done. */
+  unexpected?(task: Task, step: NodeStep, result: string): Promise<void>;
+  /** Every step ran. */
+  finished(task: Task): Promise<void>;
+}
+
+/** driver_internal_info.<kind>_steps: the list this flow runs. */
+function stepList(task: Task, kind: FlowKind): NodeStep[] {
+  return ((task.node.driver_internal_info ?? {})[`${kind}_steps`] ?? []) as NodeStep[];
+}
+
+/** The flag a driver sets while it polls for the end of an asynchronous step. */
+const POLLING_FLAG = { clean: 'cleaning_polling', deploy: 'deployment_polling', service: 'servicing_polling' } as const;
+
+/**
+ * update_next_step_index: where a flow resumes after a step went asynchronous: the next step, or
+ * the same one again when the driver said so (skip_current_<kind>_step false); null when none is
+ * left. The skip and polling flags are consumed.
+ */
+export async function nextStepIndex(task: Task, kind: FlowKind): Promise<number | null> {
+  const node = task.node;
+  const info = { ...(node.driver_internal_info ?? {}) };
+  const skip = info[`skip_current_${kind}_step`];
+  delete info[`skip_current_${kind}_step`];
+  delete info[POLLING_FLAG[kind]];
+  node.driver_internal_info = info;
+  await task.saveNode();
+  const current = node[`${kind}_step`];
+  if (!current || Object.keys(current).length === 0) return 0;
+  const index = info[`${kind}_step_index`];
+  if (typeof index !== 'number') return null;
+  const next = skip === false ? index : index + 1;
+  return next >= stepList(task, kind).length ? null : next;
+}
+
+/** The node's <kind>_step and driver_internal_info.<kind>_step_index, saved before the step runs. */
+async function recordCurrentStep(task: Task, kind: FlowKind, step: NodeStep, index: number): Promise<void> {
+  const node = task.node;
+  node[`${kind}_step`] = { ...step };
+  node.driver_internal_info = { ...(node.driver_internal_info ?? {}), [`${kind}_step_index`]: index };
+  await task.saveNode();
+}
+
+/** Runs one step; true when the flow goes on with the next one. */
+async function runOne(task: Task, flow: StepFlow, step: NodeStep): Promise<boolean> {
+  let result: StepResult;
+  try {
+    result = await executeStep(task, step);
+  } catch (err) {
+    await flow.failed(task, step, err);
+    return false;
+  }
+  if (result === flow.waitState) {
+    await flow.waiting(task);
+    return false;
+  }
+  if (result !== null && result !== undefined && flow.unexpected) {
+    await flow.unexpected(task, step, result);
+    return false;
+  }
+  return true;
+}
+
+/** Runs the node's steps from `index` (none when null), then finishes the flow. */
+export async function runSteps(task: Task, flow: StepFlow, index: number | null): Promise<void> {
+  const steps = index === null ? [] : stepList(task, flow.kind);
+  for (let i = index ?? 0; i < steps.length; i++) {
+    await recordCurrentStep(task, flow.kind, steps[i], i);
+    flow.starting?.(task, steps[i]);
+    if (!await runOne(task, flow, steps[i])) return;
+  }
+  await flow.finished(task);
+}
