@@ -14,6 +14,7 @@ import { AmqpCaller } from './amqp-client';
 import { serveAmqpRpc } from './amqp-server';
 import { JsonRpcCaller } from './json-rpc-client';
 import { serveJsonRpc } from './json-rpc-server';
+import { callLocal } from './dispatch';
 import { METHOD_NAMES, METHOD_ROUTES, MethodName } from './methods';
 export type { ConductorApi } from './conductor-api';
 
@@ -47,9 +48,10 @@ async function routingNode(db: Database, method: MethodName, args: unknown[]): P
 }
 
 function localClient(local: ConductorApi): ConductorClient {
-  const client = Object.create(local) as ConductorClient;
+  const client = Object.create(local) as Record<string, unknown>;
+  for (const method of METHOD_NAMES) client[method] = (...args: unknown[]) => callLocal(local, method, args);
   client.close = async () => undefined;
-  return client;
+  return client as unknown as ConductorClient;
 }
 
 /** Sends a routed call: to the node's conductor, or (node null) to any conductor. */
@@ -83,7 +85,7 @@ function jsonRpcClient(conf: Config, db: Database, local: ConductorApi | undefin
   const ownHost = conf.str('DEFAULT', 'host');
   return routedClient(conf, db, async (rings, node, method, args) => {
     const host = node ? await rings.hostFor(node) : await rings.anyHost();
-    if (local && host === ownHost) return (local[method] as (...a: unknown[]) => Promise<unknown>).apply(local, args);
+    if (local && host === ownHost) return callLocal(local, method, args);
     return caller.call(host, method, args);
   }, () => caller.close());
 }

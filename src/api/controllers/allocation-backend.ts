@@ -4,7 +4,6 @@
  */
 import type { AllocationRecord } from '../../db/models';
 import * as processing from '../../conductor/allocations';
-import { repo } from '../repo-errors';
 import type { ApiContext } from '../state';
 
 export interface AllocationBackend {
@@ -33,7 +32,7 @@ export function allocationBackend(ctx: ApiContext): AllocationBackend {
     retryIntervalMs: conf.int('conductor', 'node_locked_retry_interval') * 1000,
   };
   return {
-    create: (values, nodeId) => repo(processing.createAllocation(local, values, nodeId)),
-    destroy: (allocation) => repo(processing.destroyAllocation(local, allocation)),
+    create: (values, nodeId) => processing.createAllocation(local, values, nodeId),
+    destroy: (allocation) => processing.destroyAllocation(local, allocation),
   };
 }

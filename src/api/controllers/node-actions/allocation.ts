@@ -8,7 +8,6 @@ import type { AllocationRecord } from '../../../db/models';
 import * as allocationsRepo from '../../../db/repositories/allocations';
 import { baseUrl } from '../../links';
 import { checkPathIdent, getNodeByIdent, NodeRecord, routingNotFound } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import { readQuery } from '../../schemas/list-query';
 import type { ApiContext, ApiState } from '../../state';
@@ -21,7 +20,7 @@ type Ctx = ApiContext & { params: Record<string, string> };
 async function allocationOf(ctx: Ctx): Promise<{ node: NodeRecord; allocation: AllocationRecord; ident: string }> {
   const ident = ctx.params.node_ident;
   const node = await getNodeByIdent(ctx, ident);
-  const [allocation] = await repo(allocationsRepo.list(ctx.state.deps.db, { node_id: node.id }, { limit: 1 }));
+  const [allocation] = await allocationsRepo.list(ctx.state.deps.db, { node_id: node.id }, { limit: 1 });
   if (!allocation) throw new AllocationNotFound(`Allocation for node ${ident} was not found`);
   return { node, allocation, ident };
 }
