@@ -3,7 +3,7 @@
  * delegating to one small module per area.
  */
 import { InvalidParameterValue } from '../common/errors';
-import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+import type { NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
 import type {
   BootDevice, ConductorApi, ConsoleInfo, DeployRequest, IndicatorFields, InterfaceValidation, JsonObject, Step,
   VendorMethodInfo, VendorPassthruResult, VifInfo,
@@ -26,6 +26,7 @@ import { doNodeService } from './servicing';
 import { TaskManager } from './task-manager';
 import { doNodeTearDown } from './teardown';
 import * as vendor from './vendor-passthru';
+import * as volume from './volume-ops';
 
 export class ConductorManager implements ConductorApi {
   readonly tasks: TaskManager;
@@ -172,6 +173,22 @@ export class ConductorManager implements ConductorApi {
 
   destroyPortgroup(portgroupUuid: string): Promise<void> {
     return net.destroyPortgroup(this.ctx, this.tasks, portgroupUuid);
+  }
+
+  updateVolumeConnector(connectorUuid: string, changes: Partial<VolumeConnectorRecord>): Promise<VolumeConnectorRecord> {
+    return volume.updateVolume(this.ctx, this.tasks, volume.CONNECTORS, connectorUuid, changes);
+  }
+
+  destroyVolumeConnector(connectorUuid: string): Promise<void> {
+    return volume.destroyVolume(this.ctx, this.tasks, volume.CONNECTORS, connectorUuid);
+  }
+
+  updateVolumeTarget(targetUuid: string, changes: Partial<VolumeTargetRecord>): Promise<VolumeTargetRecord> {
+    return volume.updateVolume(this.ctx, this.tasks, volume.TARGETS, targetUuid, changes);
+  }
+
+  destroyVolumeTarget(targetUuid: string): Promise<void> {
+    return volume.destroyVolume(this.ctx, this.tasks, volume.TARGETS, targetUuid);
   }
 
   async getDriverProperties(driverName: string): Promise<Record<string, string>> {

@@ -6,6 +6,8 @@
 import type { Config } from '../conf/config';
 import type { Database } from '../db/connection';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+import * as connectorsRepo from '../db/repositories/volume-connectors';
+import * as targetsRepo from '../db/repositories/volume-targets';
 import { findNode } from '../db/repositories/conductor-node-queries';
 import { findPort, findPortgroup } from '../db/repositories/conductor-port-queries';
 import { MANAGER_TOPIC, RingManager } from '../conductor/ring-manager';
@@ -42,6 +44,10 @@ async function routingNode(db: Database, method: MethodName, args: unknown[]): P
       return nodeById(db, (await findPort(db, String(args[0]))).node_id);
     case 'portgroup':
       return nodeById(db, (await findPortgroup(db, String(args[0]))).node_id);
+    case 'volumeConnector':
+      return nodeById(db, (await connectorsRepo.get(db, String(args[0]))).node_id);
+    case 'volumeTarget':
+      return nodeById(db, (await targetsRepo.get(db, String(args[0]))).node_id);
     case 'any':
       return null;
   }

@@ -1,19 +1,19 @@
 /**
  * Volume connectors and targets (volume_connector.py / volume_target.py): the two controllers differ
  * only in schema, fields and messages, so one set of handlers serves both from a `VolumeKind`.
- * Creates go straight to the database; updates/deletes take the node lock and need it powered off,
- * as Ironic's conductor does.
+ * Creates go straight to the database; updates/deletes go to the conductor, which takes the node
+ * lock and needs the node powered off, as Ironic sends them.
  */
 import { randomUUID } from 'node:crypto';
 import {
-  InvalidParameterValue, InvalidStateRequested, InvalidUUID, NodeNotFound, OperationNotPermitted, defineError,
+  InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, defineError,
 } from '../../common/errors';
 import type { Database } from '../../db/connection';
 import type { NodeRecord } from '../../db/models';
 import { isNotFound } from '../../db/errors';
-import * as locks from '../../db/repositories/node-locks';
 import * as nodesRepo from '../../db/repositories/nodes';
 import type { PageOptions } from '../../db/repositories/paginate';
+import type { ConductorApi } from '../../rpc/conductor-api';
 import { collection } from '../collection';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
@@ -50,8 +50,11 @@ export interface VolumeKind<R extends VolumeRecordBase> {
     get(db: Database, ident: string | number): Promise<R>;
     list(db: Database, filters: { node_id?: number; project?: string }, page: PageOptions): Promise<R[]>;
     create(db: Database, values: Partial<R>): Promise<R>;
-    update(db: Database, ident: string | number, values: Partial<R>): Promise<R>;
-    destroy(db: Database, ident: string | number): Promise<void>;
+  };
+  /** The conductor calls that change or delete a record under its node's lock. */
+  rpc: {
+    update(conductor: ConductorApi, uuid: string, changes: Partial<R>): Promise<R>;
+    destroy(conductor: ConductorApi, uuid: string): Promise<void>;
   };
   dict(base: string, record: R, nodeUuid: string | null): Record<string, unknown>;
   sanitize(dict: Record<string, unknown>, fields: readonly string[] | null): Record<string, unknown>;
@@ -137,21 +140,6 @@ export async function createVolume<R extends VolumeRecordBase>(kind: VolumeKind<
   ctx.body = kind.sanitize(kind.dict(baseUrl(ctx), created, nodeUuid), null);
 }
 
-/** The conductor's guard for volume changes: the node locked by us and powered off. */
-async function underPoweredOffNode<T>(ctx: ApiContext, nodeId: number, action: string, fn: () => Promise<T>): Promise<T> {
-  const db = ctx.state.deps.db;
-  const host = ctx.state.deps.conf.str('DEFAULT', 'host');
-  const node = await locks.reserve(db, nodeId, host);
-  try {
-    if (node.power_state !== 'power off') {
-      throw new InvalidStateRequested({ action, node: node.uuid, state: node.power_state });
-    }
-    return await fn();
-  } finally {
-    await locks.release(db, nodeId, host).catch(() => undefined);
-  }
-}
-
 async function patchedNode(ctx: ApiContext, ident: unknown, current: NodeRecord): Promise<NodeRecord> {
   if (ident === current.uuid) return current;
   try {
@@ -188,8 +176,7 @@ export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R
     if (JSON.stringify(value) !== JSON.stringify((record as unknown as Record<string, unknown>)[field])) changes[field] = value;
   }
   if (node.id !== record.node_id) changes.node_id = node.id;
-  const updated = await underPoweredOffNode(ctx, record.node_id ?? node.id, `volume ${kind.noun} update`, () =>
-    Object.keys(changes).length ? kind.repo.update(db, record.id, changes as Partial<R>) : Promise.resolve(record));
+  const updated = await kind.rpc.update(ctx.state.deps.conductor, record.uuid, changes as Partial<R>);
   ctx.body = kind.sanitize(kind.dict(baseUrl(ctx), updated, node.uuid), null);
 }
 
@@ -199,7 +186,6 @@ export async function deleteVolume<R extends VolumeRecordBase>(kind: VolumeKind<
   const uuid = args.uuid(`${kind.noun}_uuid`, ctx.params.uuid)!;
   const record = await kind.repo.get(ctx.state.deps.db, uuid);
   if (parentNode) throw new OperationNotPermitted();
-  await underPoweredOffNode(ctx, record.node_id ?? -1, `volume ${kind.noun} deletion`,
-    () => kind.repo.destroy(ctx.state.deps.db, record.id));
+  await kind.rpc.destroy(ctx.state.deps.conductor, record.uuid);
   ctx.status = 204;
 }
