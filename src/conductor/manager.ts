@@ -3,12 +3,14 @@
  * delegating to one small module per area.
  */
 import { InvalidParameterValue } from '../common/errors';
-import type { NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
+import * as allocationsRepo from '../db/repositories/allocations';
+import type { AllocationRecord, NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
 import type {
   BootDevice, ConductorApi, ConsoleInfo, DeployRequest, IndicatorFields, InterfaceValidation, JsonObject, Step,
   VendorMethodInfo, VendorPassthruResult, VifInfo,
 } from '../rpc/conductor-api';
 import { getNodeWithToken } from './agent-token';
+import * as allocations from './allocations';
 import { doNodeClean } from './cleaning';
 import { processHeartbeat } from './continue-deploy';
 import type { ConductorContext } from './context';
@@ -189,6 +191,24 @@ export class ConductorManager implements ConductorApi {
 
   destroyVolumeTarget(targetUuid: string): Promise<void> {
     return volume.destroyVolume(this.ctx, this.tasks, volume.TARGETS, targetUuid);
+  }
+
+  createAllocation(values: Partial<AllocationRecord>, nodeId: number | null): Promise<AllocationRecord> {
+    return allocations.createAllocation(this.allocationContext(), values, nodeId);
+  }
+
+  async destroyAllocation(allocationUuid: string): Promise<void> {
+    const allocation = await allocationsRepo.get(this.ctx.db, allocationUuid);
+    return allocations.destroyAllocation(this.allocationContext(), allocation);
+  }
+
+  private allocationContext(): allocations.AllocationContext {
+    const conf = this.ctx.conf;
+    return {
+      db: this.ctx.db, tasks: this.tasks, conductorId: this.ctx.conductorId,
+      retryAttempts: conf.int('conductor', 'node_locked_retry_attempts'),
+      retryIntervalMs: conf.int('conductor', 'node_locked_retry_interval') * 1000,
+    };
   }
 
   async getDriverProperties(driverName: string): Promise<Record<string, string>> {

@@ -6,6 +6,7 @@
 import type { Config } from '../conf/config';
 import type { Database } from '../db/connection';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+import * as allocationsRepo from '../db/repositories/allocations';
 import * as connectorsRepo from '../db/repositories/volume-connectors';
 import * as targetsRepo from '../db/repositories/volume-targets';
 import { findNode } from '../db/repositories/conductor-node-queries';
@@ -48,6 +49,8 @@ async function routingNode(db: Database, method: MethodName, args: unknown[]): P
       return nodeById(db, (await connectorsRepo.get(db, String(args[0]))).node_id);
     case 'volumeTarget':
       return nodeById(db, (await targetsRepo.get(db, String(args[0]))).node_id);
+    case 'allocation':
+      return nodeById(db, (await allocationsRepo.get(db, String(args[0]))).node_id);
     case 'any':
       return null;
   }

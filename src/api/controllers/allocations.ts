@@ -22,7 +22,6 @@ import { checkAllowedPatchFields, isTruthy, patchValues, readPatch } from '../sc
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { allocationDict, allocationView, sanitizeAllocation } from '../views/allocation';
-import { allocationBackend } from './allocation-backend';
 
 const INVALID_SORT_KEYS = ['extra', 'candidate_nodes', 'traits'];
 
@@ -174,7 +173,7 @@ async function createAllocation(ctx: ApiContext): Promise<void> {
   let candidates = (body.candidate_nodes as string[] | null | undefined) ?? null;
   if (candidates && candidates.length) candidates = await resolveCandidates(ctx, candidates);
   const uuid = (body.uuid as string | null) || (node && node.instance_uuid) || randomUUID();
-  const created = await allocationBackend(ctx).create({
+  const created = await ctx.state.deps.conductor.createAllocation({
     uuid, name: (body.name as string | null | undefined) ?? null, resource_class: resourceClass ?? null,
     traits: (body.traits as string[] | null | undefined) ?? [], candidate_nodes: candidates ?? [],
     extra: 'extra' in body ? body.extra as AllocationRecord['extra'] : {}, owner: allocationOwner(ctx, body),
@@ -226,7 +225,7 @@ async function deleteAllocation(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const ident = args.uuidOrName('allocation_ident', ctx.params.ident)!;
   const a = await getAllocationByIdent(ctx, ident);
-  await allocationBackend(ctx).destroy(a);
+  await ctx.state.deps.conductor.destroyAllocation(a.uuid);
   ctx.status = 204;
 }
 

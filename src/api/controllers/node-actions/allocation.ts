@@ -13,7 +13,6 @@ import { readQuery } from '../../schemas/list-query';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
 import { allocationView } from '../../views/allocation';
-import { allocationBackend } from '../allocation-backend';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
@@ -41,7 +40,7 @@ async function showAllocation(ctx: Ctx): Promise<void> {
 async function deleteAllocation(ctx: Ctx): Promise<void> {
   gate(ctx);
   const { allocation } = await allocationOf(ctx);
-  await allocationBackend(ctx).destroy(allocation);
+  await ctx.state.deps.conductor.destroyAllocation(allocation.uuid);
   ctx.status = 204;
 }
 
