@@ -5,13 +5,13 @@
  * active node synchronously. Nodes are locked through the conductor's TaskManager.
  */
 import { randomInt } from 'node:crypto';
-import { AllocationFailed, InvalidState, NodeLocked, NodeNotFound } from '../common/errors';
+import { AllocationFailed, InvalidState, NodeLocked } from '../common/errors';
 import { UPDATE_ALLOWED_STATES } from '../common/states';
 import type { Database } from '../db/connection';
 import { DbError, isNotFound } from '../db/errors';
 import type { AllocationRecord, NodeRecord, NodeWithRelations } from '../db/models';
 import * as allocationsRepo from '../db/repositories/allocations';
-import { nodeTraits } from '../db/repositories/conductor-node-queries';
+import { traitNames } from '../db/repositories/node-traits';
 import * as nodesRepo from '../db/repositories/nodes';
 import { log } from '../common/log';
 import type { Task } from './task';
@@ -40,12 +40,9 @@ interface LockedNode {
 async function withLockedNode<T>(ctx: AllocationContext, nodeId: number, opts: AcquireOptions,
   fn: (locked: LockedNode) => Promise<T>): Promise<T> {
   return ctx.tasks.run(nodeId, { ...opts, loadDriver: false }, async (task: Task) =>
-    fn({ node: task.node, traits: await nodeTraits(ctx.db, task.node.id) }));
+    fn({ node: task.node, traits: await traitNames(ctx.db, task.node.id) }));
 }
 
-function isNodeGone(err: unknown): boolean {
-  return err instanceof NodeNotFound || isNotFound(err, 'Node');
-}
 
 async function markFailed(ctx: AllocationContext, allocation: AllocationRecord, reason: string): Promise<void> {
   try {
@@ -119,7 +116,7 @@ async function tryNodes(ctx: AllocationContext, a: AllocationRecord, nodes: Node
       if (await withLockedNode(ctx, candidate.id, { retry: false }, (n) => allocateLocked(ctx, a, n))) return null;
     } catch (err) {
       if (err instanceof NodeLocked) locked.push(candidate);
-      else if (!isNodeGone(err)) throw err;
+      else if (!isNotFound(err, 'Node')) throw err;
     }
   }
   return locked;

@@ -19,12 +19,17 @@ export async function dispatch(local: ConductorApi, req: RpcRequest): Promise<Rp
   }
 }
 
-/** Calls the in-process conductor as a transport would: repository errors come back as Ironic's. */
-export async function callLocal(local: ConductorApi, method: MethodName, args: unknown[]): Promise<unknown> {
-  const fn = local[method] as (...args: unknown[]) => Promise<unknown>;
+/** Runs a call on the client side of a transport: repository errors come back as Ironic's. */
+export async function withIronicErrors<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await fn.apply(local, args);
+    return await call();
   } catch (err) {
     throw asIronicError(err);
   }
+}
+
+/** Calls the in-process conductor as a transport would. */
+export function callLocal(local: ConductorApi, method: MethodName, args: unknown[]): Promise<unknown> {
+  const fn = local[method] as (...args: unknown[]) => Promise<unknown>;
+  return withIronicErrors(() => fn.apply(local, args));
 }
