@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { log } from '../common/log';
 import type { NodeRecord } from '../db/models';
-import { findNode } from '../db/repositories/conductor-node-queries';
+import * as nodes from '../db/repositories/nodes';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
@@ -34,6 +34,6 @@ export function getNodeWithToken(tasks: TaskManager, nodeUuid: string): Promise<
     const { agent_secret_token_pregenerated: _pregenerated, ...info } = task.node.driver_internal_info ?? {};
     task.node.driver_internal_info = { ...info, agent_secret_token: randomBytes(96).toString('base64url').slice(0, 128) };
     await task.saveNode();
-    return findNode(task.ctx.db, task.node.id);
+    return nodes.find(task.ctx.db, task.node.id);
   });
 }

@@ -2,33 +2,47 @@
  * Allocation processing as Ironic's conductor does it (conductor/allocations.py and the manager's
  * create_allocation/destroy_allocation): an allocation is stored in state "allocating", then a
  * suitable available node is picked and reserved in the background; backfilling links a named
- * active node synchronously. Written for the API while the conductor RPC carries no allocation calls.
+ * active node synchronously. Nodes are locked through the conductor's TaskManager.
  */
 import { randomInt } from 'node:crypto';
-import { AllocationFailed, InvalidState } from '../common/errors';
+import { AllocationFailed, InvalidState, NodeLocked } from '../common/errors';
 import { UPDATE_ALLOWED_STATES } from '../common/states';
 import type { Database } from '../db/connection';
-import { DbError } from '../db/errors';
-import type { AllocationRecord, NodeWithRelations } from '../db/models';
+import { DbError, isNotFound } from '../db/errors';
+import type { AllocationRecord, NodeRecord, NodeWithRelations } from '../db/models';
 import * as allocationsRepo from '../db/repositories/allocations';
-import * as locks from '../db/repositories/node-locks';
+import { traitNames } from '../db/repositories/node-traits';
 import * as nodesRepo from '../db/repositories/nodes';
 import { log } from '../common/log';
+import type { Task } from './task';
+import type { AcquireOptions, TaskManager } from './task-manager';
 
 export interface AllocationContext {
   db: Database;
-  /** Host name used for node reservations. */
-  host: string;
+  tasks: TaskManager;
   conductorId?: number | null;
   /** Extra attempts over locked nodes (node_locked_retry_attempts) and the pause between them (ms). */
   retryAttempts?: number;
   retryIntervalMs?: number;
 }
 
-function hasTraits(node: NodeWithRelations, traits: string[]): boolean {
-  const own = new Set(node.traits.map((t) => t.trait));
-  return traits.every((t) => own.has(t));
+function hasTraits(own: readonly string[], traits: string[]): boolean {
+  return traits.every((t) => own.includes(t));
 }
+
+/** A locked node with its trait names, as the suitability checks read it. */
+interface LockedNode {
+  node: NodeRecord;
+  traits: string[];
+}
+
+/** Runs `fn` on the node under an exclusive lock (no driver needed). */
+async function withLockedNode<T>(ctx: AllocationContext, nodeId: number, opts: AcquireOptions,
+  fn: (locked: LockedNode) => Promise<T>): Promise<T> {
+  return ctx.tasks.run(nodeId, { ...opts, loadDriver: false }, async (task: Task) =>
+    fn({ node: task.node, traits: await traitNames(ctx.db, task.node.id) }));
+}
+
 
 async function markFailed(ctx: AllocationContext, allocation: AllocationRecord, reason: string): Promise<void> {
   try {
@@ -62,7 +76,7 @@ async function candidateNodes(ctx: AllocationContext, a: AllocationRecord): Prom
   }
   const traits = (a.traits ?? []) as string[];
   if (traits.length) {
-    nodes = nodes.filter((n) => hasTraits(n, traits));
+    nodes = nodes.filter((n) => hasTraits(n.traits.map((t) => t.trait), traits));
     if (nodes.length === 0) {
       throw new AllocationFailed({ uuid: a.uuid, error: `no suitable nodes have the requested traits ${traits.join(', ')}` });
     }
@@ -73,34 +87,36 @@ async function candidateNodes(ctx: AllocationContext, a: AllocationRecord): Prom
   return nodes;
 }
 
-function stillSuitable(node: NodeWithRelations, a: AllocationRecord): boolean {
+function stillSuitable({ node, traits: own }: LockedNode, a: AllocationRecord): boolean {
   if (node.maintenance || node.instance_uuid || node.provision_state !== 'available') return false;
   if (node.resource_class !== a.resource_class) return false;
   const traits = (a.traits ?? []) as string[];
-  return !traits.length || hasTraits(node, traits);
+  return !traits.length || hasTraits(own, traits);
+}
+
+/** Links the locked node to the allocation if it still fits; false when it no longer does. */
+async function allocateLocked(ctx: AllocationContext, a: AllocationRecord, locked: LockedNode): Promise<boolean> {
+  if (!stillSuitable(locked, a)) return false;
+  try {
+    await allocationsRepo.update(ctx.db, a.id, { node_id: locked.node.id, state: 'active' });
+  } catch (err) {
+    if (err instanceof DbError && err.kind === 'NodeAssociated') return false;
+    throw err;
+  }
+  log.info(`Node ${locked.node.uuid} has been successfully reserved for allocation ${a.uuid}`);
+  return true;
 }
 
 /** One pass over the candidates; returns the nodes that were locked (to retry). */
 async function tryNodes(ctx: AllocationContext, a: AllocationRecord, nodes: NodeWithRelations[]): Promise<NodeWithRelations[] | null> {
   const locked: NodeWithRelations[] = [];
   for (const candidate of nodes) {
-    let node: NodeWithRelations;
     try {
-      node = await locks.reserve(ctx.db, candidate.id, ctx.host);
+      // The whole list is retried here rather than each node in the task manager, not to wait on one node.
+      if (await withLockedNode(ctx, candidate.id, { retry: false }, (n) => allocateLocked(ctx, a, n))) return null;
     } catch (err) {
-      if (err instanceof DbError && err.kind === 'NodeLocked') locked.push(candidate);
-      else if (!(err instanceof DbError && err.kind === 'NodeNotFound')) throw err;
-      continue;
-    }
-    try {
-      if (!stillSuitable(node, a)) continue;
-      await allocationsRepo.update(ctx.db, a.id, { node_id: node.id, state: 'active' });
-      log.info(`Node ${node.uuid} has been successfully reserved for allocation ${a.uuid}`);
-      return null;
-    } catch (err) {
-      if (!(err instanceof DbError && err.kind === 'NodeAssociated')) throw err;
-    } finally {
-      await locks.release(ctx.db, node.id, ctx.host).catch(() => undefined);
+      if (err instanceof NodeLocked) locked.push(candidate);
+      else if (!isNotFound(err, 'Node')) throw err;
     }
   }
   return locked;
@@ -132,8 +148,7 @@ export async function doAllocate(ctx: AllocationContext, a: AllocationRecord): P
 }
 
 async function backfill(ctx: AllocationContext, a: AllocationRecord, nodeId: number): Promise<AllocationRecord> {
-  const node = await locks.reserve(ctx.db, nodeId, ctx.host);
-  try {
+  return withLockedNode(ctx, nodeId, { purpose: 'allocation backfilling' }, async ({ node, traits: own }) => {
     const errors: string[] = [];
     if (node.provision_state !== 'active') {
       errors.push(`Node must be in the "active" state, but the current state is "${node.provision_state}"`);
@@ -142,8 +157,8 @@ async function backfill(ctx: AllocationContext, a: AllocationRecord, nodeId: num
       errors.push(`Resource class ${node.resource_class} does not match the requested resource class ${a.resource_class}`);
     }
     const traits = (a.traits ?? []) as string[];
-    if (traits.length && !hasTraits(node, traits)) {
-      errors.push(`List of traits ${JSON.stringify(node.traits.map((t) => t.trait))} does not match the requested traits ${JSON.stringify(traits)}`);
+    if (traits.length && !hasTraits(own, traits)) {
+      errors.push(`List of traits ${JSON.stringify(own)} does not match the requested traits ${JSON.stringify(traits)}`);
     }
     const candidates = (a.candidate_nodes ?? []) as string[];
     if (candidates.length && !candidates.includes(node.uuid)) {
@@ -152,10 +167,8 @@ async function backfill(ctx: AllocationContext, a: AllocationRecord, nodeId: num
     if (errors.length) {
       throw new AllocationFailed({ uuid: a.uuid, error: `Cannot backfill an allocation for node ${node.uuid}: ${errors.join('; ')}` });
     }
-    return await allocationsRepo.update(ctx.db, a.id, { node_id: node.id, state: 'active' });
-  } finally {
-    await locks.release(ctx.db, node.id, ctx.host).catch(() => undefined);
-  }
+    return allocationsRepo.update(ctx.db, a.id, { node_id: node.id, state: 'active' });
+  });
 }
 
 /**
@@ -185,8 +198,7 @@ export async function destroyAllocation(ctx: AllocationContext, a: AllocationRec
     await allocationsRepo.destroy(ctx.db, a.id);
     return;
   }
-  const node = await locks.reserve(ctx.db, a.node_id, ctx.host);
-  try {
+  await withLockedNode(ctx, a.node_id, { purpose: 'allocation deletion' }, async ({ node }) => {
     if (!node.maintenance) {
       if (node.target_provision_state && !UPDATE_ALLOWED_STATES.includes(node.provision_state ?? '')) {
         throw new InvalidState(`Cannot remove allocation ${a.uuid} for node ${node.uuid}, because the node is in state ` +
@@ -198,7 +210,5 @@ export async function destroyAllocation(ctx: AllocationContext, a: AllocationRec
       }
     }
     await allocationsRepo.destroy(ctx.db, a.id);
-  } finally {
-    await locks.release(ctx.db, node.id, ctx.host).catch(() => undefined);
-  }
+  });
 }

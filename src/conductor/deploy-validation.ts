@@ -5,8 +5,8 @@
  * must fit the driver's deploy steps. Each source gets Ironic's own message prefix.
  */
 import { InvalidParameterValue } from '../common/errors';
-import { nodeTraits } from '../db/repositories/conductor-node-queries';
 import { templatesByNames } from '../db/repositories/conductor-trait-queries';
+import { traitNames } from '../db/repositories/node-traits';
 import type { JsonObject, Step } from '../rpc/conductor-api';
 import { validateUserSteps } from './steps';
 import type { Task } from './task';
@@ -24,7 +24,7 @@ export async function validateInstanceInfoTraits(task: Task): Promise<void> {
       err: `Error parsing traits from Node ${task.node.uuid} instance_info field. A list of strings is expected.`,
     });
   }
-  const have = new Set(await nodeTraits(task.ctx.db, task.node.id));
+  const have = new Set(await traitNames(task.ctx.db, task.node.id));
   const missing = [...new Set(traits as string[])].filter((t) => !have.has(t));
   if (missing.length) {
     throw new InvalidParameterValue({

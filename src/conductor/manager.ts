@@ -3,12 +3,14 @@
  * delegating to one small module per area.
  */
 import { InvalidParameterValue } from '../common/errors';
-import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+import * as allocationsRepo from '../db/repositories/allocations';
+import type { AllocationRecord, NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
 import type {
   BootDevice, ConductorApi, ConsoleInfo, DeployRequest, IndicatorFields, InterfaceValidation, JsonObject, Step,
   VendorMethodInfo, VendorPassthruResult, VifInfo,
 } from '../rpc/conductor-api';
 import { getNodeWithToken } from './agent-token';
+import * as allocations from './allocations';
 import { doNodeClean } from './cleaning';
 import { processHeartbeat } from './continue-deploy';
 import type { ConductorContext } from './context';
@@ -26,6 +28,7 @@ import { doNodeService } from './servicing';
 import { TaskManager } from './task-manager';
 import { doNodeTearDown } from './teardown';
 import * as vendor from './vendor-passthru';
+import * as volume from './volume-ops';
 
 export class ConductorManager implements ConductorApi {
   readonly tasks: TaskManager;
@@ -172,6 +175,40 @@ export class ConductorManager implements ConductorApi {
 
   destroyPortgroup(portgroupUuid: string): Promise<void> {
     return net.destroyPortgroup(this.ctx, this.tasks, portgroupUuid);
+  }
+
+  updateVolumeConnector(connectorUuid: string, changes: Partial<VolumeConnectorRecord>): Promise<VolumeConnectorRecord> {
+    return volume.updateVolume(this.ctx, this.tasks, volume.CONNECTORS, connectorUuid, changes);
+  }
+
+  destroyVolumeConnector(connectorUuid: string): Promise<void> {
+    return volume.destroyVolume(this.ctx, this.tasks, volume.CONNECTORS, connectorUuid);
+  }
+
+  updateVolumeTarget(targetUuid: string, changes: Partial<VolumeTargetRecord>): Promise<VolumeTargetRecord> {
+    return volume.updateVolume(this.ctx, this.tasks, volume.TARGETS, targetUuid, changes);
+  }
+
+  destroyVolumeTarget(targetUuid: string): Promise<void> {
+    return volume.destroyVolume(this.ctx, this.tasks, volume.TARGETS, targetUuid);
+  }
+
+  createAllocation(values: Partial<AllocationRecord>, nodeId: number | null): Promise<AllocationRecord> {
+    return allocations.createAllocation(this.allocationContext(), values, nodeId);
+  }
+
+  async destroyAllocation(allocationUuid: string): Promise<void> {
+    const allocation = await allocationsRepo.get(this.ctx.db, allocationUuid);
+    return allocations.destroyAllocation(this.allocationContext(), allocation);
+  }
+
+  private allocationContext(): allocations.AllocationContext {
+    const conf = this.ctx.conf;
+    return {
+      db: this.ctx.db, tasks: this.tasks, conductorId: this.ctx.conductorId,
+      retryAttempts: conf.int('conductor', 'node_locked_retry_attempts'),
+      retryIntervalMs: conf.int('conductor', 'node_locked_retry_interval') * 1000,
+    };
   }
 
   async getDriverProperties(driverName: string): Promise<Record<string, string>> {

@@ -3,7 +3,6 @@ import { InvalidState, NodeTraitNotFound, PortgroupNotEmpty } from '../common/er
 import * as states from '../common/states';
 import type { PortRecord, PortgroupRecord } from '../db/models';
 import * as traitsRepo from '../db/repositories/node-traits';
-import { nodeTraits } from '../db/repositories/conductor-node-queries';
 import {
   deletePortRow, deletePortgroupRow, findPort, findPortgroup, insertPort, insertPortgroup, portgroupHasPorts,
   updatePortRow, updatePortgroupRow,
@@ -47,7 +46,7 @@ export async function addNodeTraits(ctx: ConductorContext, tasks: TaskManager, n
 export async function removeNodeTraits(ctx: ConductorContext, tasks: TaskManager, nodeId: string, traits: string[] | null): Promise<void> {
   await tasks.run(nodeId, { purpose: 'remove node traits', loadDriver: false }, async (task) => {
     if (traits !== null) {
-      const have = await nodeTraits(ctx.db, task.node.id);
+      const have = await traitsRepo.traitNames(ctx.db, task.node.id);
       for (const t of traits) if (!have.includes(t)) throw new NodeTraitNotFound({ node_id: task.node.uuid, trait: t });
     }
     if (traits === null) await traitsRepo.removeAllTraits(ctx.db, task.node.id);

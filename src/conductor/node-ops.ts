@@ -6,7 +6,6 @@ import {
 import { log } from '../common/log';
 import * as states from '../common/states';
 import type { NodeRecord } from '../db/models';
-import { insertNode } from '../db/repositories/conductor-node-queries';
 import * as nodesRepo from '../db/repositories/nodes';
 import { INTERFACE_KINDS, NON_VENDOR_KINDS } from '../drivers/base';
 import type { InterfaceValidation } from '../rpc/conductor-api';
@@ -25,7 +24,7 @@ export async function createNode(ctx: ConductorContext, values: Partial<NodeReco
     uuid: randomUUID(), provision_state: states.ENROLL, version: '1.37', ...fields,
   } as NodeRecord;
   ctx.registry.checkAndUpdateNodeInterfaces(node);
-  return insertNode(ctx.db, node, traits ?? []);
+  return nodesRepo.create(ctx.db, node, traits ?? []);
 }
 
 function checkProtected(node: NodeRecord, changes: Partial<NodeRecord>): void {

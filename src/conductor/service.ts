@@ -5,7 +5,7 @@
  */
 import type { Config } from '../conf/config';
 import type { Database } from '../db/connection';
-import { clearReservationsOf, clearTargetPowerStateOf } from '../db/repositories/conductor-node-queries';
+import { clearTargetPowerStateOf, releaseAllFor } from '../db/repositories/nodes';
 import { registerConductor, touchConductor, unregisterConductor } from '../db/repositories/conductor-registry-queries';
 import { log } from '../common/log';
 import type { ConductorApi } from '../rpc/conductor-api';
@@ -62,7 +62,7 @@ export async function startConductorService(opts: { conf: Config; db: Database }
   };
   // A restarted conductor owns nothing: drop its stale locks and pending power operations first.
   await clearTargetPowerStateOf(db, host, 'Pending power operation was aborted due to conductor restart');
-  await clearReservationsOf(db, host);
+  await releaseAllFor(db, host);
   ctx.conductorId = await registerConductor(db, host, conf.str('conductor', 'conductor_group'),
     registry.hardwareTypeNames, registry.conductorInterfaceRows());
   const rings = new RingManager(conf, db);
@@ -93,7 +93,7 @@ export async function startConductorService(opts: { conf: Config; db: Database }
       await ctx.pool.drain();
       await unregisterConductor(db, host);
       await bootServers.stop();
-      await clearReservationsOf(db, host);
+      await releaseAllFor(db, host);
       log.info(`Conductor ${host} stopped`);
     },
   };

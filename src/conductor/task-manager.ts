@@ -5,7 +5,9 @@
  */
 import { NodeLocked } from '../common/errors';
 import { log } from '../common/log';
-import { findNode, releaseNode, reserveNode } from '../db/repositories/conductor-node-queries';
+import { NodeLockedError } from '../db/errors';
+import type { NodeRecord } from '../db/models';
+import * as nodes from '../db/repositories/nodes';
 import { portgroupsOfNode, portsOfNode } from '../db/repositories/conductor-port-queries';
 import type { ConductorContext } from './context';
 import { Task } from './task';
@@ -26,16 +28,8 @@ export class TaskManager {
 
   async acquire(ident: string | number, opts: AcquireOptions = {}): Promise<Task> {
     const shared = opts.shared ?? false;
-    let node = await findNode(this.ctx.db, ident);
-    if (!shared) {
-      await this.reserve(node.id, node.uuid, opts.retry ?? true);
-      try {
-        node = await findNode(this.ctx.db, node.id);
-      } catch (err) {
-        await releaseNode(this.ctx.db, node.id, this.ctx.host).catch(() => undefined);
-        throw err;
-      }
-    }
+    let node = await nodes.find(this.ctx.db, ident);
+    if (!shared) node = await this.reserve(node.id, node.uuid, opts.retry ?? true);
     const task = new Task(this.ctx, node, [], [], null, shared, opts.purpose ?? 'unspecified');
     try {
       task.ports = await portsOfNode(this.ctx.db, node.id);
@@ -48,13 +42,18 @@ export class TaskManager {
     return task;
   }
 
-  private async reserve(nodeId: number, uuid: string, retry: boolean): Promise<void> {
+  /** Takes the reservation, retrying a held one; returns the node as reserved. */
+  private async reserve(nodeId: number, uuid: string, retry: boolean): Promise<NodeRecord> {
     const attempts = retry ? Math.max(1, this.ctx.conf.int('conductor', 'node_locked_retry_attempts')) : 1;
     const interval = this.ctx.conf.int('conductor', 'node_locked_retry_interval');
     let holder: string | null = null;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      holder = await reserveNode(this.ctx.db, nodeId, this.ctx.host);
-      if (holder === null) return;
+      try {
+        return await nodes.reserve(this.ctx.db, nodeId, this.ctx.host);
+      } catch (err) {
+        if (!(err instanceof NodeLockedError)) throw err;
+        holder = err.host;
+      }
       if (attempt < attempts) await sleep(interval * 1000);
     }
     throw new NodeLocked({ node: uuid, host: holder });
@@ -75,8 +74,10 @@ export class TaskManager {
     task.released = true;
     if (task.shared) return;
     try {
-      await releaseNode(this.ctx.db, task.node.id, this.ctx.host);
+      await nodes.release(this.ctx.db, task.node.id, this.ctx.host);
     } catch (err) {
+      // Gone or no longer ours (taken over, cleared at shutdown): nothing left to release.
+      if (nodes.isReleaseRefused(err)) return;
       log.warning(`Failed to release lock on node ${task.node.uuid}: ${(err as Error).message}`);
     }
   }

@@ -6,7 +6,8 @@ import { ExclusiveLockRequired } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
-import { findNode, writeNodeFields } from '../db/repositories/conductor-node-queries';
+import { asIronicError } from '../db/faults';
+import * as nodes from '../db/repositories/nodes';
 import { insertHistory } from '../db/repositories/conductor-history-queries';
 import { updatePortRow, updatePortgroupRow } from '../db/repositories/conductor-port-queries';
 import type { ComposedDriver, DriverTask } from '../drivers/base';
@@ -72,7 +73,8 @@ export class Task implements DriverTask {
     if (this.provisionTouched || 'provision_state' in changes) this.stampProvisionTimes(changes);
     this.provisionTouched = false;
     if (Object.keys(changes).length === 0) return;
-    await writeNodeFields(this.ctx.db, this.node.id, changes);
+    // Drivers and flows see Ironic's exceptions from a save, as from Ironic's Node.save().
+    await nodes.updateFields(this.ctx.db, this.node, changes).catch((err: unknown) => { throw asIronicError(err); });
     this.original = structuredClone(this.node);
   }
 
@@ -94,7 +96,7 @@ export class Task implements DriverTask {
 
   /** Reloads the node from the database, dropping unsaved changes. */
   async refresh(): Promise<void> {
-    this.node = await findNode(this.ctx.db, this.node.id);
+    this.node = await nodes.find(this.ctx.db, this.node.id);
     this.original = structuredClone(this.node);
   }
 

@@ -16,6 +16,11 @@ export class NotFoundError extends DbError {
   }
 }
 
+/** Whether `err` is the repository's "no such `resource`" (Ironic's `${resource}NotFound`). */
+export function isNotFound(err: unknown, resource: string): err is NotFoundError {
+  return err instanceof NotFoundError && err.resource === resource;
+}
+
 /** A UNIQUE constraint rejected a write; kind is Ironic's exception name. */
 export class DuplicateError extends DbError {
   constructor(readonly kind: string, message: string, readonly columns: readonly string[]) {

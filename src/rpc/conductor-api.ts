@@ -6,7 +6,7 @@
  * Calls that start long work return once the conductor has taken the lock and fired the first
  * state-machine event, as Ironic's `spawn_after` does, so the API can answer 202.
  */
-import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+import type { AllocationRecord, NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -117,6 +117,16 @@ export interface ConductorApi {
   createPortgroup(values: Partial<PortgroupRecord>): Promise<PortgroupRecord>;
   updatePortgroup(portgroupUuid: string, changes: Partial<PortgroupRecord>): Promise<PortgroupRecord>;
   destroyPortgroup(portgroupUuid: string): Promise<void>;
+  /** Volume connector/target changes, under the node's lock while it is powered off (creates need no lock). */
+  updateVolumeConnector(connectorUuid: string, changes: Partial<VolumeConnectorRecord>): Promise<VolumeConnectorRecord>;
+  destroyVolumeConnector(connectorUuid: string): Promise<void>;
+  updateVolumeTarget(targetUuid: string, changes: Partial<VolumeTargetRecord>): Promise<VolumeTargetRecord>;
+  destroyVolumeTarget(targetUuid: string): Promise<void>;
+
+  /** Stores an allocation and, with `nodeId`, backfills it at once; otherwise a node is picked in the background. */
+  createAllocation(values: Partial<AllocationRecord>, nodeId: number | null): Promise<AllocationRecord>;
+  /** Deletes an allocation, under its node's lock when it has one. */
+  destroyAllocation(allocationUuid: string): Promise<void>;
 
   getDriverProperties(driverName: string): Promise<Record<string, string>>;
   getRaidLogicalDiskProperties(driverName: string): Promise<Record<string, string>>;

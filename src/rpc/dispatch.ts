@@ -1,6 +1,7 @@
 /** Runs one RPC request on the local conductor; every transport's server side shares it. */
 import type { ConductorApi } from './conductor-api';
 import { METHOD_NAMES, MethodName } from './methods';
+import { asIronicError } from '../db/faults';
 import { RpcReply, RpcRequest, toFailure } from './wire';
 
 export function isRpcMethod(name: string): name is MethodName {
@@ -11,10 +12,24 @@ export async function dispatch(local: ConductorApi, req: RpcRequest): Promise<Rp
   if (!isRpcMethod(req.method)) {
     return { failure: { kind: 'IronicException', code: 500, message: `Unknown RPC method ${req.method}` } };
   }
-  const fn = local[req.method] as (...args: unknown[]) => Promise<unknown>;
   try {
-    return { result: (await fn.apply(local, req.args)) ?? null };
+    return { result: (await callLocal(local, req.method, req.args)) ?? null };
   } catch (err) {
     return { failure: toFailure(err) };
   }
+}
+
+/** Runs a call on the client side of a transport: repository errors come back as Ironic's. */
+export async function withIronicErrors<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw asIronicError(err);
+  }
+}
+
+/** Calls the in-process conductor as a transport would. */
+export function callLocal(local: ConductorApi, method: MethodName, args: unknown[]): Promise<unknown> {
+  const fn = local[method] as (...args: unknown[]) => Promise<unknown>;
+  return withIronicErrors(() => fn.apply(local, args));
 }

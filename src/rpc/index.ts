@@ -6,7 +6,10 @@
 import type { Config } from '../conf/config';
 import type { Database } from '../db/connection';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
-import { findNode } from '../db/repositories/conductor-node-queries';
+import * as allocationsRepo from '../db/repositories/allocations';
+import * as connectorsRepo from '../db/repositories/volume-connectors';
+import * as targetsRepo from '../db/repositories/volume-targets';
+import * as nodes from '../db/repositories/nodes';
 import { findPort, findPortgroup } from '../db/repositories/conductor-port-queries';
 import { MANAGER_TOPIC, RingManager } from '../conductor/ring-manager';
 import type { ConductorApi } from './conductor-api';
@@ -14,6 +17,7 @@ import { AmqpCaller } from './amqp-client';
 import { serveAmqpRpc } from './amqp-server';
 import { JsonRpcCaller } from './json-rpc-client';
 import { serveJsonRpc } from './json-rpc-server';
+import { callLocal, withIronicErrors } from './dispatch';
 import { METHOD_NAMES, METHOD_ROUTES, MethodName } from './methods';
 export type { ConductorApi } from './conductor-api';
 
@@ -22,14 +26,14 @@ export type ConductorClient = ConductorApi & { close(): Promise<void> };
 type RouteNode = Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>;
 
 async function nodeById(db: Database, id: number | null | undefined): Promise<RouteNode | null> {
-  return id === null || id === undefined ? null : findNode(db, id);
+  return id === null || id === undefined ? null : nodes.find(db, id);
 }
 
 /** The node a call is about, for the hash ring; null means any conductor will do. */
 async function routingNode(db: Database, method: MethodName, args: unknown[]): Promise<RouteNode | null> {
   switch (METHOD_ROUTES[method]) {
     case 'node':
-      return findNode(db, String(args[0]));
+      return nodes.find(db, String(args[0]));
     case 'values': {
       const values = args[0] as Partial<NodeRecord & PortRecord & PortgroupRecord>;
       if (method === 'createNode') {
@@ -41,15 +45,22 @@ async function routingNode(db: Database, method: MethodName, args: unknown[]): P
       return nodeById(db, (await findPort(db, String(args[0]))).node_id);
     case 'portgroup':
       return nodeById(db, (await findPortgroup(db, String(args[0]))).node_id);
+    case 'volumeConnector':
+      return nodeById(db, (await connectorsRepo.get(db, String(args[0]))).node_id);
+    case 'volumeTarget':
+      return nodeById(db, (await targetsRepo.get(db, String(args[0]))).node_id);
+    case 'allocation':
+      return nodeById(db, (await allocationsRepo.get(db, String(args[0]))).node_id);
     case 'any':
       return null;
   }
 }
 
 function localClient(local: ConductorApi): ConductorClient {
-  const client = Object.create(local) as ConductorClient;
+  const client = Object.create(local) as Record<string, unknown>;
+  for (const method of METHOD_NAMES) client[method] = (...args: unknown[]) => callLocal(local, method, args);
   client.close = async () => undefined;
-  return client;
+  return client as unknown as ConductorClient;
 }
 
 /** Sends a routed call: to the node's conductor, or (node null) to any conductor. */
@@ -63,10 +74,11 @@ function routedClient(conf: Config, db: Database, send: Send, close: () => Promi
     close,
   };
   for (const method of METHOD_NAMES) {
-    client[method] = async (...args: unknown[]) => {
+    // The routing lookups read the database here, in the API process: their errors leave as Ironic's too.
+    client[method] = (...args: unknown[]) => withIronicErrors(async () => {
       const node = await routingNode(db, method, args);
       return send(rings, node && node.uuid ? node : null, method, args);
-    };
+    });
   }
   return client as unknown as ConductorClient;
 }
@@ -83,7 +95,7 @@ function jsonRpcClient(conf: Config, db: Database, local: ConductorApi | undefin
   const ownHost = conf.str('DEFAULT', 'host');
   return routedClient(conf, db, async (rings, node, method, args) => {
     const host = node ? await rings.hostFor(node) : await rings.anyHost();
-    if (local && host === ownHost) return (local[method] as (...a: unknown[]) => Promise<unknown>).apply(local, args);
+    if (local && host === ownHost) return callLocal(local, method, args);
     return caller.call(host, method, args);
   }, () => caller.close());
 }

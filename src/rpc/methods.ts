@@ -4,8 +4,8 @@ import type { ConductorApi } from './conductor-api';
 /** RPC methods: everything but the hash-ring lookups, which every API process answers itself. */
 export type MethodName = Exclude<keyof ConductorApi, 'topicFor' | 'conductorHostsFor'>;
 
-/** How to find the routing node: the node UUID argument, node_id in values, a port/portgroup, or none. */
-export type Route = 'node' | 'values' | 'port' | 'portgroup' | 'any';
+/** How to find the routing node: the node UUID argument, node_id in values, the node of the named port, portgroup, volume connector, target or allocation, or none. */
+export type Route = 'node' | 'values' | 'port' | 'portgroup' | 'volumeConnector' | 'volumeTarget' | 'allocation' | 'any';
 
 export const METHOD_ROUTES: Readonly<Record<MethodName, Route>> = {
   createNode: 'values', updateNode: 'node', destroyNode: 'node', validateDriverInterfaces: 'node',
@@ -15,7 +15,9 @@ export const METHOD_ROUTES: Readonly<Record<MethodName, Route>> = {
   setConsoleMode: 'node', getConsoleInformation: 'node', setTargetRaidConfig: 'node', changeNodeBootMode: 'node',
   changeNodeSecureBoot: 'node', vifAttach: 'node', vifDetach: 'node', vifList: 'node', addNodeTraits: 'node',
   removeNodeTraits: 'node', createPort: 'values', updatePort: 'port', destroyPort: 'port', createPortgroup: 'values',
-  updatePortgroup: 'portgroup', destroyPortgroup: 'portgroup', getDriverProperties: 'any',
+  updatePortgroup: 'portgroup', destroyPortgroup: 'portgroup', updateVolumeConnector: 'volumeConnector',
+  destroyVolumeConnector: 'volumeConnector', updateVolumeTarget: 'volumeTarget', destroyVolumeTarget: 'volumeTarget',
+  createAllocation: 'any', destroyAllocation: 'allocation', getDriverProperties: 'any',
   getRaidLogicalDiskProperties: 'any', heartbeat: 'node', getNodeWithToken: 'node',
   getSupportedIndicators: 'node', getIndicatorState: 'node', setIndicatorState: 'node',
   getNodeVendorPassthruMethods: 'node', vendorPassthru: 'node',

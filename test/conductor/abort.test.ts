@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidState, UnsupportedDriverExtension } from '../../src/common/errors';
 import type { NodeRecord } from '../../src/db/models';
-import { findNode, writeNodeFields } from '../../src/db/repositories/conductor-node-queries';
+import * as nodes from '../../src/db/repositories/nodes';
 import { conductorFixture, waitForNode } from './support';
 
 const fx = conductorFixture('abort-host');
@@ -16,8 +16,8 @@ let counter = 0;
 /** A fresh node put straight into `fields` (provision state and whatever else the case needs). */
 async function seeded(fields: Partial<NodeRecord>): Promise<NodeRecord> {
   const node = await fx.svc.api.createNode({ name: `abort-${++counter}`, driver: 'fake-hardware', rescue_interface: 'fake' });
-  await writeNodeFields(fx.tmp.db, node.id, { power_state: 'power on', ...fields });
-  return findNode(fx.tmp.db, node.uuid);
+  await nodes.updateFields(fx.tmp.db, node, { power_state: 'power on', ...fields });
+  return nodes.find(fx.tmp.db, node.uuid);
 }
 
 const settledIn = (state: string) => (n: NodeRecord) => n.provision_state === state;
@@ -106,8 +106,8 @@ test('abort in service failed is refused in maintenance and returns to active ot
   await assert.rejects(fx.svc.api.doProvisioningAction(node.uuid, 'abort'), (err: Error) => err instanceof InvalidState
     && err.message === `Can not abort service on node "${node.uuid}" while it is in maintenance mode. Please remove the ` +
       'node from maintenance prior to issuing the request to abort the service operation.');
-  assert.equal((await findNode(fx.tmp.db, node.uuid)).provision_state, 'service failed');
-  await writeNodeFields(fx.tmp.db, node.id, { maintenance: false });
+  assert.equal((await nodes.find(fx.tmp.db, node.uuid)).provision_state, 'service failed');
+  await nodes.updateFields(fx.tmp.db, node, { maintenance: false });
   await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
   const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('active'));
   assert.equal(n.last_error, 'By request, the service operation was aborted');

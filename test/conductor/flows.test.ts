@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startConductorService, ConductorService } from '../../src/conductor/service';
 import { InvalidState, InvalidStateRequested, NodeAssociated, NodeLocked, NoFreeConductorWorker } from '../../src/common/errors';
-import { findNode, reserveNode, releaseNode } from '../../src/db/repositories/conductor-node-queries';
+import * as nodeRepo from '../../src/db/repositories/nodes';
 import { makeConf, sqliteDb, stable, TempDb, waitForNode } from './support';
 
 let tmp: TempDb;
@@ -52,7 +52,7 @@ test('enroll -> manageable -> inspect -> provide -> deploy -> rescue -> unrescue
   n = await waitForNode(db, node.uuid, (x) => x.power_state === 'power on' && x.target_power_state === null);
 
   await svc.api.doNodeDeploy(node.uuid, { rebuild: false, configdrive: { meta_data: { hostname: 'x' } }, extraData: { a: 1 } });
-  const right = await findNode(db, node.uuid);
+  const right = await nodeRepo.find(db, node.uuid);
   assert.ok(['deploying', 'active'].includes(right.provision_state ?? ''));
   n = await waitForNode(db, node.uuid, stable('active'));
   assert.deepEqual(n.instance_info?.configdrive, { meta_data: { hostname: 'x' } });
@@ -117,18 +117,18 @@ test('destroy refuses associated nodes and disallowed states', async () => {
   });
   await svc.api.updateNode(node.uuid, { maintenance: true, maintenance_reason: 'x' });
   await svc.api.destroyNode(node.uuid);
-  await assert.rejects(findNode(tmp.db, node.uuid));
+  await assert.rejects(nodeRepo.find(tmp.db, node.uuid));
 });
 
 test('a held lock answers NodeLocked with the holder', async () => {
   const node = await newNode('locked');
-  assert.equal(await reserveNode(tmp.db, node.id, 'other-host'), null);
+  await nodeRepo.reserve(tmp.db, node.id, 'other-host');
   await assert.rejects(svc.api.changeNodePowerState(node.uuid, 'power on'), (err: Error) => {
     assert.ok(err instanceof NodeLocked);
     assert.equal(err.message, `Node ${node.uuid} is locked by host other-host, please retry after the current operation is completed.`);
     return true;
   });
-  assert.equal(await releaseNode(tmp.db, node.id, 'other-host'), true);
+  await nodeRepo.release(tmp.db, node.id, 'other-host');
 });
 
 test('a full worker pool answers NoFreeConductorWorker and restores the states', async () => {
@@ -140,7 +140,7 @@ test('a full worker pool answers NoFreeConductorWorker and restores the states',
   while (pool.free > 0) pool.submit(() => new Promise<void>((r) => release.push(r)));
   try {
     await assert.rejects(svc.api.doProvisioningAction(node.uuid, 'provide'), NoFreeConductorWorker);
-    const n = await findNode(tmp.db, node.uuid);
+    const n = await nodeRepo.find(tmp.db, node.uuid);
     assert.equal(n.provision_state, 'manageable');
     assert.equal(n.target_provision_state, null);
     assert.equal(n.last_error, 'No free conductor workers available');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {
   InvalidParameterValue, MissingParameterValue, NodeLocked, UnsupportedDriverExtension, VendorPassthruException,
 } from '../../src/common/errors';
-import { findNode, releaseNode, reserveNode } from '../../src/db/repositories/conductor-node-queries';
+import * as nodes from '../../src/db/repositories/nodes';
 import { conductorFixture, waitForNode } from './support';
 
 const fx = conductorFixture('vendor-host');
@@ -19,11 +19,11 @@ async function newNode(name: string, extra: Record<string, string> = {}) {
 
 /** Runs `fn` while another conductor holds the node's exclusive lock. */
 async function whileLocked<T>(nodeId: number, fn: () => Promise<T>): Promise<T> {
-  assert.equal(await reserveNode(fx.tmp.db, nodeId, 'other-host'), null);
+  await nodes.reserve(fx.tmp.db, nodeId, 'other-host');
   try {
     return await fn();
   } finally {
-    await releaseNode(fx.tmp.db, nodeId, 'other-host');
+    await nodes.release(fx.tmp.db, nodeId, 'other-host');
   }
 }
 
@@ -53,7 +53,7 @@ test('setting an indicator is unsupported by fake management, as in Ironic', asy
   await assert.rejects(fx.svc.api.setIndicatorState(node.uuid, 'system', 'led', 'off'), (e: Error) =>
     e instanceof UnsupportedDriverExtension &&
     e.message === 'Driver fake-hardware does not support set_indicator_state (disabled or not implemented).');
-  assert.equal((await findNode(fx.tmp.db, node.id)).reservation, null);
+  assert.equal((await nodes.find(fx.tmp.db, node.id)).reservation, null);
 });
 
 test('vendor methods are FakeVendorB\'s, in Ironic\'s order and metadata', async () => {
@@ -103,12 +103,12 @@ test('vendor calls are checked for method, HTTP method and arguments', async () 
   const none = await newNode('vendor-bad-none', { vendor_interface: 'no-vendor' });
   await assert.rejects(fx.svc.api.vendorPassthru(none.uuid, 'second_method', 'POST', { bar: 'x' }),
     (e: Error) => e instanceof InvalidParameterValue && e.message === 'No handler for method second_method');
-  assert.equal((await findNode(fx.tmp.db, node.id)).reservation, null);
+  assert.equal((await nodes.find(fx.tmp.db, node.id)).reservation, null);
 });
 
 test('target RAID config is validated against Ironic\'s schema; an empty one is stored as is', async () => {
   const node = await newNode('raid');
-  const before = (await findNode(fx.tmp.db, node.id)).target_raid_config;
+  const before = (await nodes.find(fx.tmp.db, node.id)).target_raid_config;
   const rejects = (config: Record<string, unknown>, message: string) =>
     assert.rejects(fx.svc.api.setTargetRaidConfig(node.uuid, config),
       (e: Error) => e instanceof InvalidParameterValue && e.message === message);
@@ -119,10 +119,10 @@ test('target RAID config is validated against Ironic\'s schema; an empty one is 
     "RAID config validation error: 'controller' is a dependency of 'physical_disks'");
   await rejects({ logical_disks: [{ raid_level: '1', size_gb: 1, is_root_volume: true }, { raid_level: '0', size_gb: 'MAX', is_root_volume: true }] },
     'Raid config cannot have more than one root volume. 2 root volumes were specified');
-  assert.deepEqual((await findNode(fx.tmp.db, node.id)).target_raid_config, before);
+  assert.deepEqual((await nodes.find(fx.tmp.db, node.id)).target_raid_config, before);
   const good = { logical_disks: [{ raid_level: '1', size_gb: 'MAX', is_root_volume: true }] };
   await fx.svc.api.setTargetRaidConfig(node.uuid, good);
-  assert.deepEqual((await findNode(fx.tmp.db, node.id)).target_raid_config, good);
+  assert.deepEqual((await nodes.find(fx.tmp.db, node.id)).target_raid_config, good);
   const noRaid = await newNode('raid-none', { raid_interface: 'no-raid' });
   await fx.svc.api.setTargetRaidConfig(noRaid.uuid, {});
   await assert.rejects(fx.svc.api.setTargetRaidConfig(noRaid.uuid, good), UnsupportedDriverExtension);

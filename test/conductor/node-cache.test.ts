@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as bios from '../../src/db/repositories/bios';
-import { findNode, writeNodeFields } from '../../src/db/repositories/conductor-node-queries';
+import * as nodes from '../../src/db/repositories/nodes';
 import { driverInfo, Lab, redfishNode, startLab } from '../drivers/redfish/support';
 import { stable, waitForNode } from './support';
 
@@ -54,9 +54,9 @@ test('fake-hardware records nothing', async () => {
 test('the power sync records a boot mode and a vendor the node was missing', async () => {
   const node = await redfishNode(lab, driverInfo(lab.bmc));
   await manage(node.uuid);
-  await writeNodeFields(lab.tmp.db, node.id, { boot_mode: null, secure_boot: null, properties: {} });
+  await nodes.updateFields(lab.tmp.db, node, { boot_mode: null, secure_boot: null, properties: {} });
   await lab.svc.powerSync.syncPowerStates();
-  const synced = await findNode(lab.tmp.db, node.uuid);
+  const synced = await nodes.find(lab.tmp.db, node.uuid);
   assert.equal(synced.boot_mode, 'bios');
   assert.equal(synced.secure_boot, false);
   assert.equal(synced.properties?.vendor, 'Contoso');

@@ -4,7 +4,7 @@ import { startConductorService, ConductorService } from '../../src/conductor/ser
 import { registerInterface } from '../../src/drivers/catalog';
 import { createFakePower } from '../../src/drivers/power/fake';
 import type { PowerInterface } from '../../src/drivers/base';
-import { findNode } from '../../src/db/repositories/conductor-node-queries';
+import * as nodeRepo from '../../src/db/repositories/nodes';
 import { registerConductor } from '../../src/db/repositories/conductor-registry-queries';
 import { checkDeployTimeouts } from '../../src/conductor/periodic/timeouts';
 import { checkOrphanNodes } from '../../src/conductor/periodic/takeover';
@@ -45,7 +45,7 @@ test('power sync skips enroll nodes, nodes with a power action in progress and r
   broken = true;
   for (let i = 0; i < 4; i++) await svc.powerSync.syncPowerStates();
   broken = false;
-  const n = await findNode(tmp.db, enrolled.uuid);
+  const n = await nodeRepo.find(tmp.db, enrolled.uuid);
   assert.equal(n.maintenance, false);
   assert.equal(n.power_state, 'power on');
   await tmp.db.knex('nodes').where({ uuid: enrolled.uuid }).delete();
@@ -57,7 +57,7 @@ test('power sync puts an unreachable node into maintenance with fault "power fai
   await tmp.db.knex('nodes').where({ uuid: node.uuid }).update({ provision_state: 'manageable' });
   broken = true;
   for (let i = 0; i < 3; i++) await svc.powerSync.syncPowerStates();
-  let n = await findNode(tmp.db, node.uuid);
+  let n = await nodeRepo.find(tmp.db, node.uuid);
   assert.equal(n.maintenance, true);
   assert.equal(n.fault, 'power failure');
   assert.equal(n.power_state, null);
@@ -70,12 +70,12 @@ test('power sync puts an unreachable node into maintenance with fault "power fai
   assert.equal(history[0].severity, 'ERROR');
 
   await svc.powerSync.powerFailureRecovery();
-  assert.equal((await findNode(tmp.db, node.uuid)).maintenance, true, 'still broken: stays in maintenance');
+  assert.equal((await nodeRepo.find(tmp.db, node.uuid)).maintenance, true, 'still broken: stays in maintenance');
   broken = false;
   // Recovery skips enroll nodes, as Ironic does.
   await tmp.db.knex('nodes').where({ id: n.id }).update({ power_state: 'power off', provision_state: 'manageable' });
   await svc.powerSync.powerFailureRecovery();
-  n = await findNode(tmp.db, node.uuid);
+  n = await nodeRepo.find(tmp.db, node.uuid);
   assert.equal(n.maintenance, false);
   assert.equal(n.fault, null);
   assert.equal(n.maintenance_reason, null);
@@ -90,10 +90,10 @@ test('a node waiting for a deploy callback past deploy_callback_timeout fails', 
   });
   await checkDeployTimeouts(svc.manager, svc.rings);
   const end = Date.now() + 5000;
-  let n = await findNode(tmp.db, node.uuid);
+  let n = await nodeRepo.find(tmp.db, node.uuid);
   while ((n.provision_state !== 'deploy failed' || n.reservation) && Date.now() < end) {
     await new Promise((r) => setTimeout(r, 20));
-    n = await findNode(tmp.db, node.uuid);
+    n = await nodeRepo.find(tmp.db, node.uuid);
   }
   assert.equal(n.provision_state, 'deploy failed');
   assert.equal(n.target_provision_state, 'active');
@@ -110,10 +110,10 @@ test('takeover: a dead conductor\'s reservation is cleared and its deploying nod
   });
   await checkOrphanNodes(svc.manager, svc.rings);
   const end = Date.now() + 5000;
-  let n = await findNode(tmp.db, node.uuid);
+  let n = await nodeRepo.find(tmp.db, node.uuid);
   while ((n.provision_state !== 'deploy failed' || n.reservation) && Date.now() < end) {
     await new Promise((r) => setTimeout(r, 20));
-    n = await findNode(tmp.db, node.uuid);
+    n = await nodeRepo.find(tmp.db, node.uuid);
   }
   assert.equal(n.reservation, null);
   assert.equal(n.provision_state, 'deploy failed');
@@ -123,7 +123,7 @@ test('takeover: a dead conductor\'s reservation is cleared and its deploying nod
 test('start-up fails what this host left in a stuck state; active nodes are taken over', async () => {
   const own = await sqliteDb();
   try {
-    const { insertNode } = await import('../../src/db/repositories/conductor-node-queries');
+    const { create: insertNode } = await import('../../src/db/repositories/nodes');
     const stuck = await insertNode(own.db, {
       uuid: '7d1c3f0e-41f2-4c1a-9d0e-3f1e2a3b4c5d', driver: 'fake-hardware', provision_state: 'cleaning',
       target_provision_state: 'available', reservation: 'restart-host',
@@ -133,7 +133,7 @@ test('start-up fails what this host left in a stuck state; active nodes are take
     });
     const svc2 = await startConductorService({ conf: makeConf('restart-host'), db: own.db });
     try {
-      const n = await findNode(own.db, stuck.uuid);
+      const n = await nodeRepo.find(own.db, stuck.uuid);
       assert.equal(n.reservation, null, 'own stale reservation cleared at start');
       assert.equal(n.provision_state, 'clean failed');
       assert.equal(n.target_provision_state, 'available');
@@ -141,10 +141,10 @@ test('start-up fails what this host left in a stuck state; active nodes are take
       const { syncLocalState } = await import('../../src/conductor/periodic/takeover');
       await syncLocalState(svc2.manager, svc2.rings);
       const end = Date.now() + 3000;
-      let a = await findNode(own.db, active.uuid);
+      let a = await nodeRepo.find(own.db, active.uuid);
       while ((a.conductor_affinity !== svc2.manager.ctx.conductorId || a.reservation) && Date.now() < end) {
         await new Promise((r) => setTimeout(r, 20));
-        a = await findNode(own.db, active.uuid);
+        a = await nodeRepo.find(own.db, active.uuid);
       }
       assert.equal(a.conductor_affinity, svc2.manager.ctx.conductorId);
       assert.equal(a.provision_state, 'active');

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Conflict, InvalidState, PortgroupNotEmpty } from '../../src/common/errors';
-import { writeNodeFields } from '../../src/db/repositories/conductor-node-queries';
+import * as nodes from '../../src/db/repositories/nodes';
 import { conductorFixture } from './support';
 
 const fx = conductorFixture('ports-host');
@@ -16,7 +16,7 @@ const nextMac = () => `52:54:00:00:00:${(++mac).toString(16).padStart(2, '0')}`;
 
 async function nodeIn(name: string, state: string, extra: Record<string, unknown> = {}) {
   const node = await fx.svc.api.createNode({ name, driver: 'fake-hardware' });
-  await writeNodeFields(fx.tmp.db, node.id, { provision_state: state, ...extra });
+  await nodes.updateFields(fx.tmp.db, node, { provision_state: state, ...extra });
   return node;
 }
 
@@ -28,7 +28,7 @@ test('connectivity fields change only in the association states or in maintenanc
       `local_link_connection, physical_network) updated unless node ${node.uuid} is in a enroll, inspecting, ` +
       'inspect wait, manageable state or in maintenance mode. The current state is available.');
   assert.deepEqual((await fx.svc.api.updatePort(port.uuid, { extra: { a: 1 } })).extra, { a: 1 }, 'other fields still change');
-  await writeNodeFields(fx.tmp.db, node.id, { maintenance: true });
+  await nodes.updateFields(fx.tmp.db, node, { maintenance: true });
   assert.equal((await fx.svc.api.updatePort(port.uuid, { physical_network: 'physnet1' })).physical_network, 'physnet1');
 });
 
@@ -37,7 +37,7 @@ test('a deployed node keeps its port addresses unless in maintenance', async () 
   const port = await fx.svc.api.createPort({ node_id: node.id, address: nextMac() });
   await assert.rejects(fx.svc.api.updatePort(port.uuid, { address: nextMac() }), (e: Error) => e instanceof InvalidState &&
     e.message === `Cannot update hardware address for port ${port.uuid} as node ${node.uuid} is active or has instance UUID assigned`);
-  await writeNodeFields(fx.tmp.db, node.id, { maintenance: true });
+  await nodes.updateFields(fx.tmp.db, node, { maintenance: true });
   const address = nextMac();
   assert.equal((await fx.svc.api.updatePort(port.uuid, { address })).address, address);
 });

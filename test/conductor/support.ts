@@ -11,7 +11,7 @@ import { ConductorService, startConductorService } from '../../src/conductor/ser
 import { openDatabase, Database } from '../../src/db/connection';
 import { upgrade } from '../../src/db/sync';
 import type { NodeRecord } from '../../src/db/models';
-import { findNode } from '../../src/db/repositories/conductor-node-queries';
+import * as nodes from '../../src/db/repositories/nodes';
 
 export const ALL_FAKE = {
   enabled_hardware_types: ['fake-hardware', 'manual-management'],
@@ -88,7 +88,7 @@ export async function waitForNode(db: Database, uuid: string, pred: (n: NodeReco
   timeoutMs = 10000): Promise<NodeRecord> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const node = await findNode(db, uuid);
+    const node = await nodes.find(db, uuid);
     if (pred(node) && node.reservation === null) return node;
     if (Date.now() > end) throw new Error(`node ${uuid} never matched; last: ${node.provision_state}/${node.target_provision_state} reservation=${node.reservation}`);
     await new Promise((r) => setTimeout(r, 20));

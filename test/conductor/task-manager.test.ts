@@ -6,7 +6,7 @@ import type { ConductorContext } from '../../src/conductor/context';
 import { DriverRegistry } from '../../src/drivers/registry';
 import { NodeLocked } from '../../src/common/errors';
 import type { Database } from '../../src/db/connection';
-import { findNode, insertNode } from '../../src/db/repositories/conductor-node-queries';
+import * as nodes from '../../src/db/repositories/nodes';
 import { makeConf, mariaDb, sqliteDb, TempDb } from './support';
 
 const cleanups: TempDb[] = [];
@@ -21,7 +21,7 @@ function manager(db: Database, host: string): TaskManager {
 }
 
 async function lockRace(db: Database): Promise<void> {
-  const node = await insertNode(db, { uuid: '0c5e0b1c-9a1e-4d5f-8a39-c0b8a2f0e001', driver: 'fake-hardware', provision_state: 'enroll' });
+  const node = await nodes.create(db, { uuid: '0c5e0b1c-9a1e-4d5f-8a39-c0b8a2f0e001', driver: 'fake-hardware', provision_state: 'enroll' });
   const managers = Array.from({ length: 6 }, (_, i) => manager(db, `racer-${i}`));
   for (let round = 0; round < 5; round++) {
     const results = await Promise.allSettled(managers.map((m) => m.acquire(node.uuid, { purpose: 'race' })));
@@ -30,9 +30,9 @@ async function lockRace(db: Database): Promise<void> {
     for (const r of results) if (r.status === 'rejected') assert.ok(r.reason instanceof NodeLocked);
     const winner = results.findIndex((r) => r.status === 'fulfilled');
     const task = (results[winner] as PromiseFulfilledResult<Awaited<ReturnType<TaskManager['acquire']>>>).value;
-    assert.equal((await findNode(db, node.uuid)).reservation, `racer-${winner}`);
+    assert.equal((await nodes.find(db, node.uuid)).reservation, `racer-${winner}`);
     await managers[winner].release(task);
-    assert.equal((await findNode(db, node.uuid)).reservation, null);
+    assert.equal((await nodes.find(db, node.uuid)).reservation, null);
   }
 }
 
@@ -58,7 +58,7 @@ test('run(): spawned work starts after the call returns, keeps the lock, and rel
   const t = await sqliteDb();
   cleanups.push(t);
   const m = manager(t.db, 'spawner');
-  const node = await insertNode(t.db, { uuid: '0c5e0b1c-9a1e-4d5f-8a39-c0b8a2f0e002', driver: 'fake-hardware', provision_state: 'enroll' });
+  const node = await nodes.create(t.db, { uuid: '0c5e0b1c-9a1e-4d5f-8a39-c0b8a2f0e002', driver: 'fake-hardware', provision_state: 'enroll' });
   let started = false;
   let finish!: () => void;
   const gate = new Promise<void>((r) => { finish = r; });
@@ -69,12 +69,12 @@ test('run(): spawned work starts after the call returns, keeps the lock, and rel
       throw new Error('boom');
     });
   });
-  assert.equal((await findNode(t.db, node.uuid)).reservation, 'spawner', 'lock held while the work runs');
+  assert.equal((await nodes.find(t.db, node.uuid)).reservation, 'spawner', 'lock held while the work runs');
   await new Promise((r) => setImmediate(r));
   assert.equal(started, true);
   await assert.rejects(manager(t.db, 'other').acquire(node.uuid), NodeLocked);
   finish();
   const end = Date.now() + 2000;
-  while ((await findNode(t.db, node.uuid)).reservation !== null && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  assert.equal((await findNode(t.db, node.uuid)).reservation, null, 'released after the failing work');
+  while ((await nodes.find(t.db, node.uuid)).reservation !== null && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  assert.equal((await nodes.find(t.db, node.uuid)).reservation, null, 'released after the failing work');
 });

@@ -5,7 +5,6 @@ import { ConcurrentUpdateError, DuplicateError, InvalidSortKeyError, NodeLockedE
   from '../../src/db/errors';
 import { openDatabase } from '../../src/db/connection';
 import * as nodes from '../../src/db/repositories/nodes';
-import * as locks from '../../src/db/repositories/node-locks';
 import * as traits from '../../src/db/repositories/node-traits';
 import * as tags from '../../src/db/repositories/node-tags';
 import { BACKENDS, Fixture, migratedDb, mysqlAvailable } from './harness';
@@ -135,18 +134,18 @@ for (const kind of BACKENDS) {
     test('reserve is atomic between racing callers; release checks the holder', { skip }, async () => {
       const n = await nodes.create(fx.db, {});
       const results = await Promise.allSettled(
-        ['host-1', 'host-2', 'host-3', 'host-4'].map((h) => locks.reserve(fx.db, n.uuid, h)));
+        ['host-1', 'host-2', 'host-3', 'host-4'].map((h) => nodes.reserve(fx.db, n.uuid, h)));
       const won = results.filter((r) => r.status === 'fulfilled');
       assert.equal(won.length, 1);
       for (const r of results) if (r.status === 'rejected') assert.ok(r.reason instanceof NodeLockedError);
       const holder = (await nodes.get(fx.db, n.id)).reservation as string;
-      await assert.rejects(locks.release(fx.db, n.id, 'intruder'), NodeLockedError);
-      await locks.release(fx.db, n.id, holder);
-      await assert.rejects(locks.release(fx.db, n.id, holder), NodeNotLockedError);
+      await assert.rejects(nodes.release(fx.db, n.id, 'intruder'), NodeLockedError);
+      await nodes.release(fx.db, n.id, holder);
+      await assert.rejects(nodes.release(fx.db, n.id, holder), NodeNotLockedError);
       const m = await nodes.create(fx.db, {});
-      await locks.reserve(fx.db, n.id, 'dying-host');
-      await locks.reserve(fx.db, m.id, 'dying-host');
-      assert.equal(await locks.releaseAllFor(fx.db, 'dying-host'), 2);
+      await nodes.reserve(fx.db, n.id, 'dying-host');
+      await nodes.reserve(fx.db, m.id, 'dying-host');
+      assert.equal(await nodes.releaseAllFor(fx.db, 'dying-host'), 2);
       assert.equal((await nodes.get(fx.db, m.id)).reservation, null);
     });
 
@@ -156,7 +155,7 @@ for (const kind of BACKENDS) {
         for (let round = 0; round < 5; round++) {
           const n = await nodes.create(fx.db, {});
           const results = await Promise.allSettled([
-            locks.reserve(fx.db, n.uuid, 'conductor-a'), locks.reserve(other, n.uuid, 'conductor-b')]);
+            nodes.reserve(fx.db, n.uuid, 'conductor-a'), nodes.reserve(other, n.uuid, 'conductor-b')]);
           assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1, `round ${round}`);
           const holder = (await nodes.get(other, n.id)).reservation;
           assert.ok(holder === 'conductor-a' || holder === 'conductor-b');

@@ -15,7 +15,6 @@ import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { ALLOCATION_PATCH_ALLOWED_FIELDS, ALLOCATION_SCHEMA, ALLOCATION_VALIDATOR } from '../schemas/allocation';
 import { nextArgs, readQuery, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
@@ -23,7 +22,6 @@ import { checkAllowedPatchFields, isTruthy, patchValues, readPatch } from '../sc
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { allocationDict, allocationView, sanitizeAllocation } from '../views/allocation';
-import { allocationBackend } from './allocation-backend';
 
 const INVALID_SORT_KEYS = ['extra', 'candidate_nodes', 'traits'];
 
@@ -48,7 +46,7 @@ function checkOwnerField(ctx: ApiContext, fields: Iterable<string> | null): void
 /** get_rpc_allocation: by UUID or logical name. */
 export async function getAllocationByIdent(ctx: ApiContext, ident: string): Promise<AllocationRecord> {
   if (!args.isUuidLike(ident) && !args.isValidLogicalName(ident)) throw new InvalidUuidOrName({ name: ident });
-  return repo(allocationsRepo.get(ctx.state.deps.db, ident));
+  return allocationsRepo.get(ctx.state.deps.db, ident);
 }
 
 async function nodeUuidOf(ctx: ApiContext, a: AllocationRecord): Promise<string | null> {
@@ -82,7 +80,7 @@ async function listAllocations(ctx: ApiContext): Promise<void> {
     throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
   }
   const db = ctx.state.deps.db;
-  if (marker) await repo(allocationsRepo.get(db, marker));
+  if (marker) await allocationsRepo.get(db, marker);
   const filters: allocationsRepo.AllocationFilters = {};
   if (node) filters.node_id = await nodeForFilter(ctx, node);
   if (resourceClass !== null) filters.resource_class = resourceClass;
@@ -91,7 +89,7 @@ async function listAllocations(ctx: ApiContext): Promise<void> {
   // A caller limited by policy to its project lists the allocations that project owns.
   const scoped = listScope(ctx.state.auth).project;
   if (scoped) filters.owner = scoped;
-  const rows = await repo(allocationsRepo.list(db, filters, { limit, marker: marker ?? undefined, sortKey, sortDir }));
+  const rows = await allocationsRepo.list(db, filters, { limit, marker: marker ?? undefined, sortKey, sortDir });
   const nodes = await nodeUuidsOf(ctx, rows);
   const base = baseUrl(ctx);
   const items = rows.map((a) => allocationDict(base, a, a.node_id !== null ? nodes.get(a.node_id) ?? null : null));
@@ -175,7 +173,7 @@ async function createAllocation(ctx: ApiContext): Promise<void> {
   let candidates = (body.candidate_nodes as string[] | null | undefined) ?? null;
   if (candidates && candidates.length) candidates = await resolveCandidates(ctx, candidates);
   const uuid = (body.uuid as string | null) || (node && node.instance_uuid) || randomUUID();
-  const created = await allocationBackend(ctx).create({
+  const created = await ctx.state.deps.conductor.createAllocation({
     uuid, name: (body.name as string | null | undefined) ?? null, resource_class: resourceClass ?? null,
     traits: (body.traits as string[] | null | undefined) ?? [], candidate_nodes: candidates ?? [],
     extra: 'extra' in body ? body.extra as AllocationRecord['extra'] : {}, owner: allocationOwner(ctx, body),
@@ -218,7 +216,7 @@ async function patchAllocation(ctx: ApiContext): Promise<void> {
   }
   if ('uuid' in changes) throw new InvalidParameterValue('Cannot overwrite UUID for an existing Allocation.');
   const updated = Object.keys(changes).length
-    ? await repo(allocationsRepo.update(ctx.state.deps.db, a.id, changes as Partial<AllocationRecord>, false)) : a;
+    ? await allocationsRepo.update(ctx.state.deps.db, a.id, changes as Partial<AllocationRecord>, false) : a;
   ctx.body = allocationView(baseUrl(ctx), updated, await nodeUuidOf(ctx, updated), ctx.state.version, null);
 }
 
@@ -227,7 +225,7 @@ async function deleteAllocation(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const ident = args.uuidOrName('allocation_ident', ctx.params.ident)!;
   const a = await getAllocationByIdent(ctx, ident);
-  await allocationBackend(ctx).destroy(a);
+  await ctx.state.deps.conductor.destroyAllocation(a.uuid);
   ctx.status = 204;
 }
 

@@ -10,7 +10,6 @@ import * as chassisRepo from '../../db/repositories/chassis';
 import { collection } from '../collection';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { CHASSIS_PATCH_ALLOWED_FIELDS, CHASSIS_SCHEMA, CHASSIS_VALIDATOR } from '../schemas/chassis';
 import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
@@ -35,9 +34,9 @@ async function listChassis(ctx: ApiContext, detailPath: boolean): Promise<void> 
   const limit = validateLimit(ctx, rawLimit);
   const sortDir = validateSortDir(rawDir);
   const db = ctx.state.deps.db;
-  if (marker) await repo(chassisRepo.get(db, marker));
+  if (marker) await chassisRepo.get(db, marker);
   if (sortKey === 'extra') throw new InvalidParameterValue('The sort_key value extra is an invalid field for sorting');
-  const rows = await repo(chassisRepo.list(db, { limit, marker: marker ?? undefined, sortKey, sortDir }));
+  const rows = await chassisRepo.list(db, { limit, marker: marker ?? undefined, sortKey, sortDir });
   const base = baseUrl(ctx);
   const items = rows.map((c) => chassisDict(base, c));
   if (fields !== null && items.length > 0) {
@@ -55,18 +54,18 @@ async function showChassis(ctx: ApiContext): Promise<void> {
   const uuid = args.uuid('chassis_uuid', ctx.params.uuid)!;
   const fields = args.stringList('fields', q.fields);
   checkAllowFields(ctx, fields);
-  const chassis = await repo(chassisRepo.get(ctx.state.deps.db, uuid));
+  const chassis = await chassisRepo.get(ctx.state.deps.db, uuid);
   ctx.body = chassisView(baseUrl(ctx), chassis, fields);
 }
 
 async function createChassis(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const body = args.requiredBody('chassis', CHASSIS_VALIDATOR('chassis', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
-  const created = await repo(chassisRepo.create(ctx.state.deps.db, {
+  const created = await chassisRepo.create(ctx.state.deps.db, {
     uuid: (body.uuid as string | null) || randomUUID(),
     description: (body.description as string | null | undefined) ?? null,
     extra: 'extra' in body ? body.extra as ChassisRecord['extra'] : {},
-  }));
+  });
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/chassis/${created.uuid}`);
   ctx.body = chassisView(baseUrl(ctx), created, null);
@@ -80,7 +79,7 @@ async function patchChassis(ctx: ApiContext): Promise<void> {
   const db = ctx.state.deps.db;
   // get_by_uuid: anything that is not a stored uuid is simply not found.
   if (!args.isUuidLike(ident)) throw new ChassisNotFound({ chassis: ident });
-  const chassis = await repo(chassisRepo.get(db, ident));
+  const chassis = await chassisRepo.get(db, ident);
   const doc = applyJsonPatch({
     created_at: chassis.created_at, updated_at: chassis.updated_at, id: chassis.id, uuid: chassis.uuid,
     extra: chassis.extra, description: chassis.description,
@@ -93,14 +92,14 @@ async function patchChassis(ctx: ApiContext): Promise<void> {
     if (JSON.stringify(value) !== JSON.stringify((chassis as unknown as Record<string, unknown>)[field])) changes[field] = value;
   }
   if ('uuid' in changes) throw new InvalidParameterValue('Cannot overwrite UUID for an existing Chassis.');
-  const updated = Object.keys(changes).length ? await repo(chassisRepo.update(db, chassis.id, changes)) : chassis;
+  const updated = Object.keys(changes).length ? await chassisRepo.update(db, chassis.id, changes) : chassis;
   ctx.body = chassisView(baseUrl(ctx), updated, null);
 }
 
 async function deleteChassis(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const uuid = args.uuid('chassis_uuid', ctx.params.uuid)!;
-  await repo(chassisRepo.destroy(ctx.state.deps.db, uuid));
+  await chassisRepo.destroy(ctx.state.deps.db, uuid);
   ctx.status = 204;
 }
 

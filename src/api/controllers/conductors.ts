@@ -6,7 +6,6 @@ import type { ConductorRecord } from '../../db/models';
 import { applyPage } from '../../db/repositories/paginate';
 import { collection } from '../collection';
 import { baseUrl } from '../links';
-import { toApiError } from '../repo-errors';
 import * as args from '../schemas/args';
 import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
@@ -41,12 +40,7 @@ async function listConductors(ctx: ApiContext): Promise<void> {
   }
   const rawMarker = marker ? await conductorRow(ctx, marker) : null;
   const query = ctx.state.deps.db.knex('conductors').select('conductors.*');
-  let rows: Array<Record<string, unknown>>;
-  try {
-    rows = await applyPage(query, 'conductors', { limit, sortKey, sortDir }, rawMarker) as Array<Record<string, unknown>>;
-  } catch (err) {
-    throw toApiError(err);
-  }
+  const rows = await applyPage(query, 'conductors', { limit, sortKey, sortDir }, rawMarker) as Array<Record<string, unknown>>;
   const base = baseUrl(ctx);
   const timeout = ctx.state.deps.conf.int('conductor', 'heartbeat_timeout');
   const items = rows.map((r) => conductorDict(base, decodeRow<ConductorRecord>('conductors', r), timeout));

@@ -7,7 +7,6 @@ import * as templatesRepo from '../../db/repositories/deploy-templates';
 import { collection } from '../collection';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import {
   DEPLOY_STEP_SCHEMA, TEMPLATE_PATCH_ALLOWED_FIELDS, TEMPLATE_SCHEMA, TEMPLATE_VALIDATOR,
@@ -37,7 +36,7 @@ function requireTemplates(ctx: ApiContext): void {
 
 async function getTemplate(ctx: ApiContext, ident: string): Promise<DeployTemplateWithSteps> {
   if (!args.isUuidLike(ident) && !args.isValidLogicalName(ident)) throw new InvalidUuidOrName({ name: ident });
-  return repo(templatesRepo.get(ctx.state.deps.db, ident));
+  return templatesRepo.get(ctx.state.deps.db, ident);
 }
 
 async function listTemplates(ctx: ApiContext): Promise<void> {
@@ -58,8 +57,8 @@ async function listTemplates(ctx: ApiContext): Promise<void> {
   const db = ctx.state.deps.db;
   // get_by_uuid with a name-shaped marker: only an existing uuid is found.
   if (marker && !args.isUuidLike(marker)) throw new DeployTemplateNotFound({ template: marker });
-  if (marker) await repo(templatesRepo.get(db, marker));
-  const rows = await repo(templatesRepo.list(db, { limit, marker: marker ?? undefined, sortKey, sortDir }));
+  if (marker) await templatesRepo.get(db, marker);
+  const rows = await templatesRepo.list(db, { limit, marker: marker ?? undefined, sortKey, sortDir });
   const base = baseUrl(ctx);
   const items = rows.map((t) => templateDict(base, t));
   if (fields !== null && items.length > 0) {
@@ -131,12 +130,12 @@ async function createTemplate(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const body = args.requiredBody('template', TEMPLATE_VALIDATOR('template', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
   const steps = body.steps as StepBody[];
-  const created = await repo(templatesRepo.create(ctx.state.deps.db, {
+  const created = await templatesRepo.create(ctx.state.deps.db, {
     uuid: (body.uuid as string | null) || randomUUID(),
     name: body.name as string,
     extra: 'extra' in body ? body.extra as DeployTemplateWithSteps['extra'] : {},
     steps: stepValues(steps),
-  }));
+  });
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/deploy_templates/${created.uuid}`);
   ctx.body = templateView(baseUrl(ctx), withRequestSteps(created, steps), null);
@@ -166,7 +165,7 @@ async function patchTemplate(ctx: ApiContext): Promise<void> {
   if (JSON.stringify(doc.extra ?? null) !== JSON.stringify(t.extra)) changes.extra = doc.extra ?? null;
   if (doc.uuid !== t.uuid) throw new InvalidParameterValue('Cannot overwrite UUID for an existing DeployTemplate.');
   const steps = ironicStepOrder(t.steps, stepValues(doc.steps as StepBody[]));
-  const updated = await repo(templatesRepo.update(ctx.state.deps.db, t.id, { ...changes, steps }));
+  const updated = await templatesRepo.update(ctx.state.deps.db, t.id, { ...changes, steps });
   ctx.body = templateView(baseUrl(ctx), updated, null);
 }
 
@@ -175,7 +174,7 @@ async function deleteTemplate(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const ident = args.uuidOrName('template_ident', ctx.params.ident)!;
   const t = await getTemplate(ctx, ident);
-  await repo(templatesRepo.destroy(ctx.state.deps.db, t.id));
+  await templatesRepo.destroy(ctx.state.deps.db, t.id);
   ctx.status = 204;
 }
 

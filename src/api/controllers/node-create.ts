@@ -9,7 +9,6 @@ import type { NodeRecord, NodeWithRelations } from '../../db/models';
 import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
 import { isLogicalNameAt, NODE_RESERVED_WORDS } from '../node-lookup';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { NODE_CREATE_SCHEMA, validateNodeBody } from '../schemas/node';
 import type { ApiContext } from '../state';
@@ -86,7 +85,7 @@ export async function createNode(ctx: ApiContext): Promise<void> {
   delete node.chassis_uuid;
   const values = { ...node, chassis_id: chassisId } as Partial<NodeRecord>;
   await conductorTopic(ctx, { uuid: String(values.uuid), driver: values.driver ?? null, conductor_group: values.conductor_group ?? '' }, true);
-  const created = await repo(ctx.state.deps.conductor.createNode(values));
+  const created = await ctx.state.deps.conductor.createNode(values);
   // The conductor returns the stored row; a node just created has no traits or tags yet.
   const fresh: NodeWithRelations = { ...created, traits: [], tags: [] };
   const extras = await loadNodeExtras(ctx, [fresh], null);

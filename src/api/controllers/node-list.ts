@@ -13,7 +13,6 @@ import type { NodeFilters } from '../../db/repositories/nodes';
 import { collection, collectionBytes } from '../collection';
 import { baseUrl } from '../links';
 import { MACHINE_STATES } from '../machine';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
 import type { ApiContext } from '../state';
@@ -202,14 +201,14 @@ export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, de
   if (INVALID_SORT_KEYS.includes(a.sortKey)) {
     throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
   }
-  if (a.marker !== null) await repo(nodesRepo.ensureExists(ctx.state.deps.db, a.marker));
+  if (a.marker !== null) await nodesRepo.ensureExists(ctx.state.deps.db, a.marker);
   const filters = await buildFilters(ctx, a);
   checkModelFields(fields);
-  const page = await repo(nodesRepo.listPage(ctx.state.deps.db, filters, {
+  const page = await nodesRepo.listPage(ctx.state.deps.db, filters, {
     limit, marker: a.marker ?? undefined, sortKey: a.sortKey, sortDir,
     withoutRelations: fields !== null && !fields.includes('traits'),
     columns: nodeColumnsFor(fields),
-  }));
+  });
   let rows: NodeRow[] = page.rows;
   let refs = nodeRefs(page.columns, rows);
   if (a.conductor !== null) [rows, refs] = await filterByConductor(ctx, rows, refs, a.conductor);

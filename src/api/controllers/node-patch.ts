@@ -10,7 +10,6 @@ import * as nodesRepo from '../../db/repositories/nodes';
 import { applyJsonPatch, PatchOp } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { getNodeByIdent, NodeRecord as LoadedNode } from '../node-lookup';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { NODE_DESCRIPTION_MAX_LENGTH, NODE_PATCH_RESULT_SCHEMA, validateNodeBody } from '../schemas/node';
 import { bestMatch, iterErrors } from '../schemas/jsonschema';
@@ -156,9 +155,9 @@ export async function patchNode(ctx: ApiContext, ident: string): Promise<void> {
   if ('driver' in changes && node.console_enabled) {
     throw new ClientSideError(`Node ${ident} can not update the driver while the console is enabled. Please stop the console first.`, 409);
   }
-  await repo(ctx.state.deps.conductor.updateNode(node.uuid, changes, resetInterfaces ?? undefined));
+  await ctx.state.deps.conductor.updateNode(node.uuid, changes, resetInterfaces ?? undefined);
   // Ironic answers with the node as saved under the conductor's lock, so it shows that reservation.
-  const fresh = { ...await repo(nodesRepo.get(ctx.state.deps.db, node.uuid)), reservation: hostOfTopic(topic) };
+  const fresh = { ...await nodesRepo.get(ctx.state.deps.db, node.uuid), reservation: hostOfTopic(topic) };
   const extras = await loadNodeExtras(ctx, [fresh], null);
   ctx.body = nodeView(fresh, { base: baseUrl(ctx), version: ctx.state.version, fields: null }, extras.get(fresh.id) ?? {});
 }

@@ -8,7 +8,6 @@ import { InvalidParameterValue, InvalidUuidOrName, NodeNotFound, NotAcceptable, 
 import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
 import { checkPathIdent, getNodeByIdent } from '../node-lookup';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { checkAllowFields, readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
@@ -37,7 +36,7 @@ async function deleteNode(ctx: ApiContext, ident: string): Promise<void> {
   readQuery(ctx, []);
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node, true);
-  await repo(ctx.state.deps.conductor.destroyNode(node.uuid));
+  await ctx.state.deps.conductor.destroyNode(node.uuid);
   ctx.status = 204;
 }
 
@@ -54,7 +53,7 @@ async function validateByQuery(ctx: ApiContext): Promise<void> {
   }
   const record = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, record);
-  ctx.body = validationView(await repo(ctx.state.deps.conductor.validateDriverInterfaces(record.uuid)), ctx.state.version);
+  ctx.body = validationView(await ctx.state.deps.conductor.validateDriverInterfaces(record.uuid), ctx.state.version);
 }
 
 function withIdent(handler: (ctx: ApiContext, ident: string) => Promise<void>) {

@@ -2,11 +2,10 @@
 import { InvalidUuidOrName } from '../../common/errors';
 import type { PortgroupRecord } from '../../db/models';
 import * as portgroupsRepo from '../../db/repositories/portgroups';
-import { repo } from '../repo-errors';
 import { isUuidLike, isValidLogicalName } from '../schemas/args';
 import type { ApiContext } from '../state';
 
 export async function getPortgroupByIdent(ctx: ApiContext, ident: string): Promise<PortgroupRecord> {
   if (!isUuidLike(ident) && !isValidLogicalName(ident)) throw new InvalidUuidOrName({ name: ident });
-  return repo(portgroupsRepo.get(ctx.state.deps.db, ident));
+  return portgroupsRepo.get(ctx.state.deps.db, ident);
 }

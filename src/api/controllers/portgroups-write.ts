@@ -4,12 +4,12 @@ import {
   Conflict, defineError, InvalidIdentity, InvalidParameterValue, NodeNotFound, NotAcceptable,
 } from '../../common/errors';
 import type { NodeRecord, PortgroupRecord } from '../../db/models';
+import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { getNodeForBodyUuid } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { readQuery } from '../schemas/list-query';
 import { checkAllowedPatchFields, isPathUpdated, isTruthy, patchValues, readPatch } from '../schemas/patch';
@@ -75,9 +75,9 @@ async function patchedNode(ctx: ApiContext, ident: unknown, current: NodeRecord)
   const isInt = typeof ident === 'number' || (typeof ident === 'string' && /^[+-]?\d+$/.test(ident));
   if (!isInt && !args.isUuidLike(ident)) throw new InvalidIdentity({ identity: args.pyStr(ident) });
   try {
-    return await repo(nodesRepo.get(ctx.state.deps.db, isInt ? Number(ident) : ident as string));
+    return await nodesRepo.get(ctx.state.deps.db, isInt ? Number(ident) : ident as string);
   } catch (err) {
-    if (err instanceof NodeNotFound) throw new NodeNotFoundInBody({ node: args.pyStr(ident) });
+    if (isNotFound(err, 'Node')) throw new NodeNotFoundInBody({ node: args.pyStr(ident) });
     throw err;
   }
 }
@@ -101,7 +101,7 @@ export async function patchPortgroup(ctx: ApiContext): Promise<void> {
   const patch = readPatch(ctx.state.body);
   requirePortgroups(ctx);
   const pg = await getPortgroupByIdent(ctx, ident);
-  let node: NodeRecord = await repo(nodesRepo.get(ctx.state.deps.db, pg.node_id ?? -1));
+  let node: NodeRecord = await nodesRepo.get(ctx.state.deps.db, pg.node_id ?? -1);
   if (ctx.state.version < V.PORTGROUP_MODE_PROPERTIES && (isPathUpdated(patch, '/mode') || isPathUpdated(patch, '/properties'))) {
     throw new NotAcceptable();
   }

@@ -14,7 +14,6 @@ import { collection } from '../collection';
 import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
@@ -78,7 +77,7 @@ export async function listPortgroups(ctx: ApiContext, parentNode: string | null 
   const limit = validateLimit(ctx, a.limit);
   const sortDir = validateSortDir(a.sortDir);
   const db = ctx.state.deps.db;
-  if (a.marker) await repo(portgroupsRepo.get(db, a.marker));
+  if (a.marker) await portgroupsRepo.get(db, a.marker);
   if (INVALID_SORT_KEYS.includes(a.sortKey)) {
     throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
   }
@@ -86,14 +85,14 @@ export async function listPortgroups(ctx: ApiContext, parentNode: string | null 
   let groups: PortgroupRecord[];
   if (a.node) {
     const node = await getNodeByIdent(ctx, a.node);
-    groups = await repo(portgroupsRepo.list(db, { node_id: node.id, ...listScope(ctx.state.auth) }, page));
+    groups = await portgroupsRepo.list(db, { node_id: node.id, ...listScope(ctx.state.auth) }, page);
   } else if (a.address) {
     const scope = listScope(ctx.state.auth);
-    const pg = scope.project === undefined ? await repo(portgroupsRepo.getByAddress(db, a.address))
-      : (await repo(portgroupsRepo.list(db, { address: a.address, ...scope }, { limit: 1 })))[0];
+    const pg = scope.project === undefined ? await portgroupsRepo.getByAddress(db, a.address)
+      : (await portgroupsRepo.list(db, { address: a.address, ...scope }, { limit: 1 }))[0];
     groups = pg ? [pg] : [];
   } else {
-    groups = await repo(portgroupsRepo.list(db, listScope(ctx.state.auth), page));
+    groups = await portgroupsRepo.list(db, listScope(ctx.state.auth), page);
   }
   const base = baseUrl(ctx);
   const nodes = await nodeUuidsOf(ctx, groups);

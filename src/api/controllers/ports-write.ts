@@ -7,6 +7,7 @@ import {
   Conflict, defineError, Invalid, InvalidIdentity, InvalidParameterValue, NodeNotFound, PortgroupNotFound,
 } from '../../common/errors';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../../db/models';
+import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
 import * as portgroupsRepo from '../../db/repositories/portgroups';
 import * as portsRepo from '../../db/repositories/ports';
@@ -14,7 +15,6 @@ import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { getNodeForBodyUuid } from '../node-lookup';
 import { portRefsOf } from '../port-refs';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { readQuery } from '../schemas/list-query';
 import { checkAllowedPatchFields, isPathUpdated, readPatch, touchedFields } from '../schemas/patch';
@@ -38,9 +38,9 @@ const DIFFERENT_NODE = 'Port can not be added to a portgroup belonging to a diff
 
 async function portgroupByUuidInBody(ctx: ApiContext, uuid: string): Promise<PortgroupRecord> {
   try {
-    return await repo(portgroupsRepo.get(ctx.state.deps.db, uuid));
+    return await portgroupsRepo.get(ctx.state.deps.db, uuid);
   } catch (err) {
-    if (err instanceof PortgroupNotFound) throw new PortgroupNotFoundInBody({ portgroup: uuid });
+    if (isNotFound(err, 'Portgroup')) throw new PortgroupNotFoundInBody({ portgroup: uuid });
     throw err;
   }
 }
@@ -125,9 +125,9 @@ async function nodeForPatchedUuid(ctx: ApiContext, ident: unknown, current: Node
 
 async function nodeOr400(ctx: ApiContext, key: number | string, shown: string): Promise<NodeRecord> {
   try {
-    return await repo(nodesRepo.get(ctx.state.deps.db, key));
+    return await nodesRepo.get(ctx.state.deps.db, key);
   } catch (err) {
-    if (err instanceof NodeNotFound) throw new NodeNotFoundInBody({ node: shown });
+    if (isNotFound(err, 'Node')) throw new NodeNotFoundInBody({ node: shown });
     throw err;
   }
 }
@@ -153,9 +153,9 @@ export async function patchPort(ctx: ApiContext): Promise<void> {
   checkAllowedPortFields(ctx, touchedFields(patch, ['pxe_enabled', 'local_link_connection', 'portgroup_uuid',
     'physical_network', 'is_smartnic', 'local_link_connection/network_type']));
   const db = ctx.state.deps.db;
-  const port = await repo(portsRepo.get(db, uuid));
-  let node: NodeRecord = await repo(nodesRepo.get(db, port.node_id ?? -1));
-  let portgroup = port.portgroup_id !== null ? await repo(portgroupsRepo.get(db, port.portgroup_id)) : null;
+  const port = await portsRepo.get(db, uuid);
+  let node: NodeRecord = await nodesRepo.get(db, port.node_id ?? -1);
+  let portgroup = port.portgroup_id !== null ? await portgroupsRepo.get(db, port.portgroup_id) : null;
   const doc = applyJsonPatch(patchDocument(port, node.uuid, portgroup ? portgroup.uuid : null), patch);
   if (isPathUpdated(patch, '/portgroup_uuid')) {
     portgroup = doc.portgroup_uuid ? await portgroupByUuidInBody(ctx, String(doc.portgroup_uuid)) : null;
@@ -178,7 +178,7 @@ export async function patchPort(ctx: ApiContext): Promise<void> {
 export async function deletePort(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const uuid = args.uuid('port_uuid', ctx.params.port_uuid)!;
-  const port = await repo(portsRepo.get(ctx.state.deps.db, uuid));
+  const port = await portsRepo.get(ctx.state.deps.db, uuid);
   await ctx.state.deps.conductor.destroyPort(port.uuid);
   ctx.status = 204;
 }

@@ -12,7 +12,6 @@ import { collection } from '../collection';
 import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { portRefsOf } from '../port-refs';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
@@ -122,7 +121,7 @@ async function portsCollection(ctx: ApiContext, a: ListArgs, fields: string[] | 
   const limit = validateLimit(ctx, a.limit);
   const sortDir = validateSortDir(a.sortDir);
   const db = ctx.state.deps.db;
-  if (a.marker) await repo(portsRepo.get(db, a.marker));
+  if (a.marker) await portsRepo.get(db, a.marker);
   if (INVALID_SORT_KEYS.includes(a.sortKey)) {
     throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
   }
@@ -134,16 +133,16 @@ async function portsCollection(ctx: ApiContext, a: ListArgs, fields: string[] | 
   let ports: PortRecord[];
   if (a.portgroup) {
     const pg = await getPortgroupByIdent(ctx, a.portgroup);
-    ports = await repo(portsRepo.list(db, { portgroup_id: pg.id, ...listScope(ctx.state.auth) }, page));
+    ports = await portsRepo.list(db, { portgroup_id: pg.id, ...listScope(ctx.state.auth) }, page);
   } else if (nodeIdent) {
     const node = await getNodeByIdent(ctx, nodeIdent);
-    ports = await repo(portsRepo.list(db, { node_id: node.id, ...listScope(ctx.state.auth) }, page));
+    ports = await portsRepo.list(db, { node_id: node.id, ...listScope(ctx.state.auth) }, page);
   } else if (a.address) {
-    const port = await repo(portsRepo.getByAddress(db, a.address, listScope(ctx.state.auth)));
+    const port = await portsRepo.getByAddress(db, a.address, listScope(ctx.state.auth));
     ports = port ? [port] : [];
   } else {
     const filters: PortFilters = { ...(a.shard && a.shard.length ? { shard_in: a.shard } : {}), ...listScope(ctx.state.auth) };
-    ports = await repo(portsRepo.list(db, filters, page));
+    ports = await portsRepo.list(db, filters, page);
   }
   ctx.body = await portsBody(ctx, ports, limit, fields, resource, nextArgs(a.sortKey, sortDir, fields, a.detail));
 }
@@ -172,7 +171,7 @@ async function showPort(ctx: ApiContext): Promise<void> {
   const q = readQuery(ctx, ['fields']);
   const uuid = args.uuid('port_uuid', ctx.params.port_uuid)!;
   const fields = args.stringList('fields', q.fields);
-  const port = await repo(portsRepo.get(ctx.state.deps.db, uuid));
+  const port = await portsRepo.get(ctx.state.deps.db, uuid);
   checkAllowFields(ctx, fields);
   checkAllowedPortFields(ctx, fields);
   const refs = (await portRefsOf(ctx, [port]))(port);

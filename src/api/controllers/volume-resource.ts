@@ -1,24 +1,24 @@
 /**
  * Volume connectors and targets (volume_connector.py / volume_target.py): the two controllers differ
  * only in schema, fields and messages, so one set of handlers serves both from a `VolumeKind`.
- * Creates go straight to the database; updates/deletes take the node lock and need it powered off,
- * as Ironic's conductor does.
+ * Creates go straight to the database; updates/deletes go to the conductor, which takes the node
+ * lock and needs the node powered off, as Ironic sends them.
  */
 import { randomUUID } from 'node:crypto';
 import {
-  InvalidParameterValue, InvalidStateRequested, InvalidUUID, NodeNotFound, OperationNotPermitted, defineError,
+  InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, defineError,
 } from '../../common/errors';
 import type { Database } from '../../db/connection';
 import type { NodeRecord } from '../../db/models';
-import * as locks from '../../db/repositories/node-locks';
+import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
 import type { PageOptions } from '../../db/repositories/paginate';
+import type { ConductorApi } from '../../rpc/conductor-api';
 import { collection } from '../collection';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
-import { repo } from '../repo-errors';
 import * as args from '../schemas/args';
 import type { Schema } from '../schemas/jsonschema';
 import { nextArgs, readQuery, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
@@ -50,8 +50,11 @@ export interface VolumeKind<R extends VolumeRecordBase> {
     get(db: Database, ident: string | number): Promise<R>;
     list(db: Database, filters: { node_id?: number; project?: string }, page: PageOptions): Promise<R[]>;
     create(db: Database, values: Partial<R>): Promise<R>;
-    update(db: Database, ident: string | number, values: Partial<R>): Promise<R>;
-    destroy(db: Database, ident: string | number): Promise<void>;
+  };
+  /** The conductor calls that change or delete a record under its node's lock. */
+  rpc: {
+    update(conductor: ConductorApi, uuid: string, changes: Partial<R>): Promise<R>;
+    destroy(conductor: ConductorApi, uuid: string): Promise<void>;
   };
   dict(base: string, record: R, nodeUuid: string | null): Record<string, unknown>;
   sanitize(dict: Record<string, unknown>, fields: readonly string[] | null): Record<string, unknown>;
@@ -91,14 +94,14 @@ export async function listVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>
   const limit = validateLimit(ctx, rawLimit);
   const sortDir = validateSortDir(rawDir);
   const db = ctx.state.deps.db;
-  if (marker) await repo(kind.repo.get(db, marker));
+  if (marker) await kind.repo.get(db, marker);
   if (kind.invalidSortKeys.includes(sortKey)) {
     throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
   }
   if (parentNode) node = parentNode;
   // A caller limited by policy to its project lists the objects of nodes it owns or leases.
   const filters = { ...(node ? { node_id: (await getNodeByIdent(ctx, node)).id } : {}), ...listScope(ctx.state.auth) };
-  const rows = await repo(kind.repo.list(db, filters, { limit, marker: marker ?? undefined, sortKey, sortDir }));
+  const rows = await kind.repo.list(db, filters, { limit, marker: marker ?? undefined, sortKey, sortDir });
   const nodes = await nodeUuidsOf(ctx, rows);
   const base = baseUrl(ctx);
   const items = rows.map((r) => kind.dict(base, r, r.node_id !== null ? nodes.get(r.node_id) ?? null : null));
@@ -114,7 +117,7 @@ export async function showVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>
   const q = readQuery(ctx, ['fields']);
   const uuid = args.uuid(`${kind.noun}_uuid`, ctx.params.uuid)!;
   const fields = args.stringList('fields', q.fields);
-  const record = await repo(kind.repo.get(ctx.state.deps.db, uuid));
+  const record = await kind.repo.get(ctx.state.deps.db, uuid);
   if (parentNode) throw new OperationNotPermitted();
   const dict = kind.dict(baseUrl(ctx), record, await nodeUuidOf(ctx, record));
   checkInvalidFields(fields, Object.keys(dict));
@@ -131,33 +134,18 @@ export async function createVolume<R extends VolumeRecordBase>(kind: VolumeKind<
   if (parentNode) throw new OperationNotPermitted();
   const values: Record<string, unknown> = { uuid: (body.uuid as string | null) || randomUUID(), node_id: node.id };
   for (const field of kind.createFields) if (Object.hasOwn(body, field)) values[field] = body[field];
-  const created = await repo(kind.repo.create(ctx.state.deps.db, values as Partial<R>));
+  const created = await kind.repo.create(ctx.state.deps.db, values as Partial<R>);
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/volume/${kind.collection}/${created.uuid}`);
   ctx.body = kind.sanitize(kind.dict(baseUrl(ctx), created, nodeUuid), null);
 }
 
-/** The conductor's guard for volume changes: the node locked by us and powered off. */
-async function underPoweredOffNode<T>(ctx: ApiContext, nodeId: number, action: string, fn: () => Promise<T>): Promise<T> {
-  const db = ctx.state.deps.db;
-  const host = ctx.state.deps.conf.str('DEFAULT', 'host');
-  const node = await repo(locks.reserve(db, nodeId, host));
-  try {
-    if (node.power_state !== 'power off') {
-      throw new InvalidStateRequested({ action, node: node.uuid, state: node.power_state });
-    }
-    return await fn();
-  } finally {
-    await locks.release(db, nodeId, host).catch(() => undefined);
-  }
-}
-
 async function patchedNode(ctx: ApiContext, ident: unknown, current: NodeRecord): Promise<NodeRecord> {
   if (ident === current.uuid) return current;
   try {
-    return await repo(nodesRepo.get(ctx.state.deps.db, String(ident)));
+    return await nodesRepo.get(ctx.state.deps.db, String(ident));
   } catch (err) {
-    if (err instanceof NodeNotFound) throw new NodeNotFoundInBody({ node: args.pyStr(ident) });
+    if (isNotFound(err, 'Node')) throw new NodeNotFoundInBody({ node: args.pyStr(ident) });
     throw err;
   }
 }
@@ -168,8 +156,8 @@ export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R
   const uuid = args.uuid(`${kind.noun}_uuid`, ctx.params.uuid)!;
   const patch = readPatch(ctx.state.body);
   const db = ctx.state.deps.db;
-  const record = await repo(kind.repo.get(db, uuid));
-  let node: NodeRecord = await repo(nodesRepo.get(db, record.node_id ?? -1));
+  const record = await kind.repo.get(db, uuid);
+  let node: NodeRecord = await nodesRepo.get(db, record.node_id ?? -1);
   if (parentNode) throw new OperationNotPermitted();
   checkAllowedPatchFields(patch, kind.patchAllowed);
   for (const value of patchValues(patch, '/node_uuid')) {
@@ -188,8 +176,7 @@ export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R
     if (JSON.stringify(value) !== JSON.stringify((record as unknown as Record<string, unknown>)[field])) changes[field] = value;
   }
   if (node.id !== record.node_id) changes.node_id = node.id;
-  const updated = await underPoweredOffNode(ctx, record.node_id ?? node.id, `volume ${kind.noun} update`, () =>
-    Object.keys(changes).length ? repo(kind.repo.update(db, record.id, changes as Partial<R>)) : Promise.resolve(record));
+  const updated = await kind.rpc.update(ctx.state.deps.conductor, record.uuid, changes as Partial<R>);
   ctx.body = kind.sanitize(kind.dict(baseUrl(ctx), updated, node.uuid), null);
 }
 
@@ -197,9 +184,8 @@ export async function deleteVolume<R extends VolumeRecordBase>(kind: VolumeKind<
   parentNode: string | null = null): Promise<void> {
   readQuery(ctx, []);
   const uuid = args.uuid(`${kind.noun}_uuid`, ctx.params.uuid)!;
-  const record = await repo(kind.repo.get(ctx.state.deps.db, uuid));
+  const record = await kind.repo.get(ctx.state.deps.db, uuid);
   if (parentNode) throw new OperationNotPermitted();
-  await underPoweredOffNode(ctx, record.node_id ?? -1, `volume ${kind.noun} deletion`,
-    () => repo(kind.repo.destroy(ctx.state.deps.db, record.id)));
+  await kind.rpc.destroy(ctx.state.deps.conductor, record.uuid);
   ctx.status = 204;
 }

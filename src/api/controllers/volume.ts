@@ -28,6 +28,10 @@ export const CONNECTOR_KIND: VolumeKind<VolumeConnectorRecord> = {
   patchAllowed: CONNECTOR_PATCH_ALLOWED_FIELDS,
   updatable: ['connector_id', 'extra', 'type', 'uuid'],
   repo: connectorsRepo,
+  rpc: {
+    update: (conductor, uuid, changes) => conductor.updateVolumeConnector(uuid, changes),
+    destroy: (conductor, uuid) => conductor.destroyVolumeConnector(uuid),
+  },
   dict: connectorDict,
   sanitize: sanitizeConnector,
   createFields: ['connector_id', 'extra', 'type'],
@@ -43,6 +47,10 @@ export const TARGET_KIND: VolumeKind<VolumeTargetRecord> = {
   patchAllowed: TARGET_PATCH_ALLOWED_FIELDS,
   updatable: ['boot_index', 'extra', 'properties', 'volume_id', 'volume_type', 'uuid'],
   repo: targetsRepo,
+  rpc: {
+    update: (conductor, uuid, changes) => conductor.updateVolumeTarget(uuid, changes),
+    destroy: (conductor, uuid) => conductor.destroyVolumeTarget(uuid),
+  },
   dict: targetDict,
   sanitize: sanitizeTarget,
   createFields: ['boot_index', 'extra', 'properties', 'volume_id', 'volume_type'],

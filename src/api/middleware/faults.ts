@@ -1,10 +1,11 @@
 /**
- * The one place errors become HTTP: IronicError → `{"error_message": "{faultcode, faultstring,
+ * The one place errors become HTTP (the database layer's typed errors first become Ironic's): IronicError → `{"error_message": "{faultcode, faultstring,
  * debuginfo}"}`; webob-style HttpError → `{"error_message": "{code, title, description}"}`.
  */
 import type { Context, Middleware } from 'koa';
 import { IronicError, HttpError, TemporaryFailure } from '../../common/errors';
 import { isDatabaseUnavailable } from '../../db/availability';
+import { asIronicError } from '../../db/faults';
 import { pyJsonDumps } from '../pyjson';
 import { log } from '../../common/log';
 import { maskMessage } from '../../common/mask';
@@ -41,7 +42,9 @@ export const faults: Middleware = async (ctx, next) => {
       for (const name of ROUTING_STRIPPED_HEADERS) ctx.remove(name);
       render(ctx, 404, webobBody(new HttpError(404, 'Not Found')));
     }
-  } catch (err) {
+  } catch (thrown) {
+    // Repository errors reach here as they were thrown: this is where they become Ironic's faults.
+    const err = asIronicError(thrown);
     if (err instanceof IronicError) {
       render(ctx, err.code, faultBody(err.faultcode, err.message));
     } else if (err instanceof HttpError) {

@@ -2,10 +2,11 @@
  * _fail_if_in_state: for each matching node this conductor owns, take the lock and fire `fail`
  * (with a callback run in the worker pool, or just a last_error), skipping locked nodes.
  */
-import { NodeLocked, NodeNotFound, NoFreeConductorWorker } from '../../common/errors';
+import { NodeLocked, NoFreeConductorWorker } from '../../common/errors';
+import { isNotFound } from '../../db/errors';
 import { log } from '../../common/log';
 import * as states from '../../common/states';
-import { NodeScanFilter, scanNodes } from '../../db/repositories/conductor-node-queries';
+import { NodeScanFilter, scanNodes } from '../../db/repositories/nodes';
 import type { ConductorManager } from '../manager';
 import type { RingManager } from '../ring-manager';
 import type { Task } from '../task';
@@ -37,7 +38,7 @@ export async function failIfInState(manager: ConductorManager, rings: RingManage
         failed++;
       });
     } catch (err) {
-      if (err instanceof NodeLocked || err instanceof NodeNotFound) continue;
+      if (err instanceof NodeLocked || isNotFound(err, 'Node')) continue;
       if (err instanceof NoFreeConductorWorker) break;
       log.warning(`Failed to move node ${candidate.uuid} to a failed state: ${(err as Error).message}`);
     }

@@ -2,10 +2,11 @@
  * Power state sync (_sync_power_states / do_sync_power_state) and recovery from the resulting
  * `power failure` maintenance (_power_failure_recovery).
  */
-import { NodeLocked, NodeNotFound, PowerStateFailure } from '../../common/errors';
+import { NodeLocked, PowerStateFailure } from '../../common/errors';
+import { isNotFound } from '../../db/errors';
 import { log } from '../../common/log';
 import * as states from '../../common/states';
-import { scanNodeSummaries } from '../../db/repositories/conductor-node-queries';
+import { scanNodeSummaries } from '../../db/repositories/nodes';
 import { withDeadline } from '../deadline';
 import { errorText } from '../error-handlers';
 import type { ConductorManager } from '../manager';
@@ -115,7 +116,7 @@ export class PowerSync {
           else this.counts.delete(task.node.id);
         });
       } catch (err) {
-        if (err instanceof NodeLocked || err instanceof NodeNotFound) continue;
+        if (err instanceof NodeLocked || isNotFound(err, 'Node')) continue;
         log.warning(`Power sync of node ${candidate.uuid} failed: ${errorText(err)}`);
       }
     }
@@ -149,7 +150,7 @@ export class PowerSync {
           log.info(`Node ${task.node.uuid} is recovered from power failure with actual power state '${actual}'.`);
         });
       } catch (err) {
-        if (err instanceof NodeLocked || err instanceof NodeNotFound) continue;
+        if (err instanceof NodeLocked || isNotFound(err, 'Node')) continue;
         log.warning(`Power failure recovery of node ${candidate.uuid} failed: ${errorText(err)}`);
       }
     }

@@ -3,10 +3,13 @@
  * (_check_orphan_nodes), fail this host's own stuck states at start-up (_fail_transient_state),
  * and take over active nodes whose ring owner changed (_sync_local_state).
  */
-import { NodeLocked, NodeNotFound, NoFreeConductorWorker } from '../../common/errors';
+import { NodeLocked, NoFreeConductorWorker } from '../../common/errors';
+import { isNotFound } from '../../db/errors';
 import { log } from '../../common/log';
 import * as states from '../../common/states';
-import { releaseNode, scanNodes } from '../../db/repositories/conductor-node-queries';
+import type { Database } from '../../db/connection';
+import type { NodeRecord } from '../../db/models';
+import { isReleaseRefused, release, scanNodes } from '../../db/repositories/nodes';
 import { offlineConductors } from '../../db/repositories/conductor-registry-queries';
 import { cleaningErrorHandler } from '../error-handlers';
 import type { ConductorManager } from '../manager';
@@ -27,6 +30,17 @@ async function abortOnTakeover(task: Task): Promise<void> {
   log.warning(`Aborted the current operation on node ${task.node.uuid} due to conductor take over`);
 }
 
+/** Drops the reservation an offline conductor left; false when it no longer held the node. */
+async function releaseDeadHolder(db: Database, node: NodeRecord): Promise<boolean> {
+  try {
+    await release(db, node.id, node.reservation as string);
+    return true;
+  } catch (err) {
+    if (isReleaseRefused(err)) return false;
+    throw err;
+  }
+}
+
 export async function checkOrphanNodes(manager: ConductorManager, rings: RingManager): Promise<void> {
   const { ctx } = manager;
   const dead = (await offlineConductors(ctx.db, ctx.conf.int('conductor', 'heartbeat_timeout'))).filter((h) => h !== ctx.host);
@@ -34,7 +48,7 @@ export async function checkOrphanNodes(manager: ConductorManager, rings: RingMan
   const needCleanup: string[] = [];
   for (const node of await scanNodes(ctx.db, { reservedByAnyOf: dead })) {
     if (!(await rings.isMine(ctx.host, node))) continue;
-    if (await releaseNode(ctx.db, node.id, node.reservation as string)) {
+    if (await releaseDeadHolder(ctx.db, node)) {
       log.warning(`Forcibly removed reservation of conductor ${node.reservation} on node ${node.uuid} as that conductor went offline`);
     }
     if (!node.maintenance && ([states.DEPLOYING, states.CLEANING].includes(node.provision_state ?? '') || node.target_power_state !== null)) {
@@ -52,7 +66,7 @@ export async function checkOrphanNodes(manager: ConductorManager, rings: RingMan
         }
       });
     } catch (err) {
-      if (err instanceof NodeLocked || err instanceof NodeNotFound) continue;
+      if (err instanceof NodeLocked || isNotFound(err, 'Node')) continue;
       throw err;
     }
     await failIfInState(manager, rings, { uuids: [uuid] }, [states.DEPLOYING, states.CLEANING], { callback: abortOnTakeover });
@@ -84,7 +98,7 @@ export async function syncLocalState(manager: ConductorManager, rings: RingManag
       });
     } catch (err) {
       if (err instanceof NoFreeConductorWorker) break;
-      if (err instanceof NodeLocked || err instanceof NodeNotFound) continue;
+      if (err instanceof NodeLocked || isNotFound(err, 'Node')) continue;
       throw err;
     }
   }

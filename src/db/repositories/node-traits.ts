@@ -23,6 +23,12 @@ export async function listTraits(db: Database, nodeId: number): Promise<NodeTrai
   return selectMany<NodeTraitRecord>(db.knex, 'node_traits', { node_id: nodeId }, 'trait');
 }
 
+/** The node's trait names in trait order, without checking that the node exists. */
+export async function traitNames(db: Database, nodeId: number): Promise<string[]> {
+  const rows = await selectMany<NodeTraitRecord>(db.knex, 'node_traits', { node_id: nodeId }, 'trait');
+  return rows.map((r) => r.trait);
+}
+
 /** Replaces all traits of the node. */
 export async function setTraits(db: Database, nodeId: number, traits: string[], version: string | null = null):
   Promise<NodeTraitRecord[]> {

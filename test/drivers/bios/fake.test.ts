@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as bios from '../../../src/db/repositories/bios';
-import { writeNodeFields } from '../../../src/db/repositories/conductor-node-queries';
+import * as nodes from '../../../src/db/repositories/nodes';
 import { conductorFixture, stable, waitForNode } from '../../conductor/support';
 
 const fx = conductorFixture('bios-host');
@@ -21,7 +21,7 @@ const settingsOf = async (nodeId: number) =>
 
 test('apply_configuration replaces the settings, factory_reset clears them', async () => {
   const node = await fx.svc.api.createNode({ name: 'bios', driver: 'fake-hardware', bios_interface: 'fake' });
-  await writeNodeFields(fx.tmp.db, node.id, { provision_state: 'manageable' });
+  await nodes.updateFields(fx.tmp.db, node, { provision_state: 'manageable' });
   await cleanWith(node.uuid, 'apply_configuration', {
     settings: [{ name: 'ProcVirtualization', value: 'Enabled' }, { name: 'NumLock', value: true }, { name: 'Cores', value: 8 }],
   });

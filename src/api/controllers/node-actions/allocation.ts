@@ -8,20 +8,18 @@ import type { AllocationRecord } from '../../../db/models';
 import * as allocationsRepo from '../../../db/repositories/allocations';
 import { baseUrl } from '../../links';
 import { checkPathIdent, getNodeByIdent, NodeRecord, routingNotFound } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import { readQuery } from '../../schemas/list-query';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
 import { allocationView } from '../../views/allocation';
-import { allocationBackend } from '../allocation-backend';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
 async function allocationOf(ctx: Ctx): Promise<{ node: NodeRecord; allocation: AllocationRecord; ident: string }> {
   const ident = ctx.params.node_ident;
   const node = await getNodeByIdent(ctx, ident);
-  const [allocation] = await repo(allocationsRepo.list(ctx.state.deps.db, { node_id: node.id }, { limit: 1 }));
+  const [allocation] = await allocationsRepo.list(ctx.state.deps.db, { node_id: node.id }, { limit: 1 });
   if (!allocation) throw new AllocationNotFound(`Allocation for node ${ident} was not found`);
   return { node, allocation, ident };
 }
@@ -42,7 +40,7 @@ async function showAllocation(ctx: Ctx): Promise<void> {
 async function deleteAllocation(ctx: Ctx): Promise<void> {
   gate(ctx);
   const { allocation } = await allocationOf(ctx);
-  await allocationBackend(ctx).destroy(allocation);
+  await ctx.state.deps.conductor.destroyAllocation(allocation.uuid);
   ctx.status = 204;
 }
 

@@ -6,7 +6,6 @@ import type Router from '@koa/router';
 import { InvalidParameterValue } from '../../../common/errors';
 import { baseUrl, makeLink } from '../../links';
 import { getNodeByIdent } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
 import { conductorTopic, nodeIdentArg, readArgs } from './params';
@@ -26,7 +25,7 @@ async function listIndicators(ctx: Ctx): Promise<void> {
   readArgs(ctx, [], () => nodeIdentArg(ident));
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
-  const supported = await repo(ctx.state.deps.conductor.getSupportedIndicators(node.uuid));
+  const supported = await ctx.state.deps.conductor.getSupportedIndicators(node.uuid);
   const base = baseUrl(ctx);
   const indicators = Object.entries(supported).flatMap(([component, names]) =>
     Object.entries(names).map(([name, fields]) => {
@@ -46,7 +45,7 @@ async function showIndicator(ctx: Ctx): Promise<void> {
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
   const { name, component } = splitIndicator(ctx.params.indicator);
-  ctx.body = { state: await repo(ctx.state.deps.conductor.getIndicatorState(node.uuid, component, name)) };
+  ctx.body = { state: await ctx.state.deps.conductor.getIndicatorState(node.uuid, component, name) };
 }
 
 async function setIndicator(ctx: Ctx): Promise<void> {
@@ -55,7 +54,7 @@ async function setIndicator(ctx: Ctx): Promise<void> {
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
   const { name, component } = splitIndicator(ctx.params.indicator);
-  await repo(ctx.state.deps.conductor.setIndicatorState(node.uuid, component, name, a.state as string));
+  await ctx.state.deps.conductor.setIndicatorState(node.uuid, component, name, a.state as string);
   ctx.status = 204;
 }
 

@@ -6,7 +6,6 @@ import type Router from '@koa/router';
 import { NotAcceptable } from '../../../common/errors';
 import { isUuidLike } from '../../ident';
 import { getNodeByIdent } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
@@ -18,7 +17,7 @@ type Ctx = ApiContext & { params: Record<string, string> };
 async function setMaintenance(ctx: Ctx, on: boolean, reason: string | null): Promise<void> {
   const node = await getNodeByIdent(ctx, ctx.params.node_ident);
   await conductorTopic(ctx, { ...node }, true);
-  await repo(ctx.state.deps.conductor.updateNode(node.uuid, { maintenance: on, maintenance_reason: reason }));
+  await ctx.state.deps.conductor.updateNode(node.uuid, { maintenance: on, maintenance_reason: reason });
   accepted(ctx);
 }
 
@@ -39,7 +38,7 @@ async function validateNode(ctx: Ctx): Promise<void> {
   if (ctx.state.version < V.NODE_NAME && !isUuidLike(ident)) throw new NotAcceptable();
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
-  ctx.body = validationView(await repo(ctx.state.deps.conductor.validateDriverInterfaces(node.uuid)), ctx.state.version);
+  ctx.body = validationView(await ctx.state.deps.conductor.validateDriverInterfaces(node.uuid), ctx.state.version);
 }
 
 export function addMaintenanceRoutes(router: Router<ApiState>): void {

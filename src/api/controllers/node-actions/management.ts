@@ -5,7 +5,6 @@
 import type Router from '@koa/router';
 import { NotFound } from '../../../common/errors';
 import { getNodeByIdent } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
@@ -17,14 +16,14 @@ async function getBootDevice(ctx: Ctx): Promise<void> {
   readArgs(ctx, [], () => nodeIdentArg(ctx.params.node_ident));
   const node = await getNodeByIdent(ctx, ctx.params.node_ident);
   await conductorTopic(ctx, node);
-  ctx.body = await repo(ctx.state.deps.conductor.getBootDevice(node.uuid));
+  ctx.body = await ctx.state.deps.conductor.getBootDevice(node.uuid);
 }
 
 async function getSupportedBootDevices(ctx: Ctx): Promise<void> {
   readArgs(ctx, [], () => nodeIdentArg(ctx.params.node_ident));
   const node = await getNodeByIdent(ctx, ctx.params.node_ident);
   await conductorTopic(ctx, node);
-  ctx.body = { supported_boot_devices: await repo(ctx.state.deps.conductor.getSupportedBootDevices(node.uuid)) };
+  ctx.body = { supported_boot_devices: await ctx.state.deps.conductor.getSupportedBootDevices(node.uuid) };
 }
 
 async function setBootDevice(ctx: Ctx): Promise<void> {
@@ -35,7 +34,7 @@ async function setBootDevice(ctx: Ctx): Promise<void> {
   ], () => nodeIdentArg(ident));
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
-  await repo(ctx.state.deps.conductor.setBootDevice(node.uuid, a.boot_device as string, (a.persistent ?? false) as boolean));
+  await ctx.state.deps.conductor.setBootDevice(node.uuid, a.boot_device as string, (a.persistent ?? false) as boolean);
   ctx.status = 204;
 }
 
@@ -45,7 +44,7 @@ async function injectNmi(ctx: Ctx): Promise<void> {
   if (ctx.state.version < V.INJECT_NMI) throw new NotFound();
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
-  await repo(ctx.state.deps.conductor.injectNmi(node.uuid));
+  await ctx.state.deps.conductor.injectNmi(node.uuid);
   ctx.status = 204;
 }
 

@@ -10,7 +10,6 @@ import { validationErrorText } from '../../../common/jsonschema';
 import { pyTruthy } from '../../../common/python/truthiness';
 import type { DeployRequest, Step } from '../../../rpc/conductor-api';
 import { getNodeByIdent } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { Schema } from '../../schemas/jsonschema';
 import { CLEAN_STEPS_SCHEMA, CONFIGDRIVE_SCHEMA, DEPLOY_STEPS_SCHEMA } from '../../schemas/node';
@@ -119,25 +118,25 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
     if (pyTruthy(a.configdrive)) request.configdrive = a.configdrive as DeployRequest['configdrive'];
     if (pyTruthy(a.deploySteps)) request.deploySteps = a.deploySteps as Step[];
     if (a.extraData !== null) request.extraData = a.extraData;
-    await repo(c.doNodeDeploy(uuid, request));
+    await c.doNodeDeploy(uuid, request);
   } else if (t === 'unrescue') {
-    await repo(c.doNodeUnrescue(uuid));
+    await c.doNodeUnrescue(uuid);
   } else if (t === 'rescue') {
     if (!a.rescuePassword || !a.rescuePassword.trim()) {
       throw new ClientSideError('A non-empty "rescue_password" is required when setting target provision state to rescue');
     }
-    await repo(c.doNodeRescue(uuid, a.rescuePassword));
+    await c.doNodeRescue(uuid, a.rescuePassword);
   } else if (t === 'deleted' || t === 'undeploy') {
-    await repo(c.doNodeTearDown(uuid));
+    await c.doNodeTearDown(uuid);
   } else if (t === 'inspect') {
-    await repo(c.inspectHardware(uuid));
+    await c.inspectHardware(uuid);
   } else if (t === 'clean') {
     if (!pyTruthy(a.cleanSteps)) throw new ClientSideError('"clean_steps" is required when setting target provision state to clean');
     checkSteps(a.cleanSteps, 'clean', CLEAN_STEPS_SCHEMA);
-    await repo(c.doNodeClean(uuid, a.cleanSteps as Step[], a.disableRamdisk ?? undefined));
+    await c.doNodeClean(uuid, a.cleanSteps as Step[], a.disableRamdisk ?? undefined);
   } else if (apiVerb(t) !== undefined) {
     // PROVISION_ACTION_STATES: the verbs left (manage, provide, abort, adopt) are plain actions.
-    await repo(c.doProvisioningAction(uuid, t));
+    await c.doProvisioningAction(uuid, t);
   } else {
     throw new InvalidStateRequested(`The requested action "${t}" could not be understood.`);
   }

@@ -7,7 +7,6 @@ import { Conflict, InvalidParameterValue, InvalidStateRequested, NodeConsoleNotE
   UnsupportedDriverExtension } from '../../../common/errors';
 import { UNSTABLE_STATES } from '../../machine';
 import { getNodeByIdent } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
@@ -63,7 +62,7 @@ async function setPower(ctx: Ctx): Promise<void> {
   if (node.provision_state === 'clean wait' || node.provision_state === 'cleaning') {
     throw new InvalidStateRequested({ action: target, node: ident, state: node.provision_state });
   }
-  await repo(ctx.state.deps.conductor.changeNodePowerState(node.uuid, target, timeout ?? undefined));
+  await ctx.state.deps.conductor.changeNodePowerState(node.uuid, target, timeout ?? undefined);
   accepted(ctx);
   nodeLocation(ctx, ident, 'states');
 }
@@ -76,7 +75,7 @@ async function setRaid(ctx: Ctx): Promise<void> {
   if (ctx.state.version < V.RAID_CONFIG) throw new NotAcceptable();
   await conductorTopic(ctx, node);
   try {
-    await repo(ctx.state.deps.conductor.setTargetRaidConfig(node.uuid, config));
+    await ctx.state.deps.conductor.setTargetRaidConfig(node.uuid, config);
   } catch (err) {
     if (err instanceof UnsupportedDriverExtension) throw new UnsupportedInRaid(err.message);
     throw err;
@@ -105,7 +104,7 @@ async function setBootMode(ctx: Ctx): Promise<void> {
     throw new InvalidParameterValue(`Invalid boot mode ${args.pyStr(target)} requested for node. Allowed boot modes are: bios, uefi`);
   }
   if (UNSTABLE_STATES.includes(node.provision_state ?? '')) throw new Conflict(TRANSITIONING);
-  await repo(ctx.state.deps.conductor.changeNodeBootMode(node.uuid, target));
+  await ctx.state.deps.conductor.changeNodeBootMode(node.uuid, target);
   accepted(ctx);
   nodeLocation(ctx, ident, 'states');
 }
@@ -121,7 +120,7 @@ async function setSecureBoot(ctx: Ctx): Promise<void> {
     throw new InvalidParameterValue(`Invalid secure_boot ${args.pyStr(target)} requested for node. Allowed secure_boot states are: True, False) `);
   }
   if (UNSTABLE_STATES.includes(node.provision_state ?? '')) throw new Conflict(TRANSITIONING);
-  await repo(ctx.state.deps.conductor.changeNodeSecureBoot(node.uuid, target));
+  await ctx.state.deps.conductor.changeNodeSecureBoot(node.uuid, target);
   accepted(ctx);
   nodeLocation(ctx, ident, 'states');
 }
@@ -131,7 +130,7 @@ async function getConsole(ctx: Ctx): Promise<void> {
   const node = await getNodeByIdent(ctx, ctx.params.node_ident);
   await conductorTopic(ctx, node);
   try {
-    const info = await repo(ctx.state.deps.conductor.getConsoleInformation(node.uuid));
+    const info = await ctx.state.deps.conductor.getConsoleInformation(node.uuid);
     ctx.body = { console_enabled: true, console_info: info };
   } catch (err) {
     if (!(err instanceof NodeConsoleNotEnabled)) throw err;
@@ -144,7 +143,7 @@ async function setConsole(ctx: Ctx): Promise<void> {
   const a = readArgs(ctx, [{ name: 'enabled', validate: args.boolean, required: true }], () => nodeIdentArg(ident));
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
-  await repo(ctx.state.deps.conductor.setConsoleMode(node.uuid, a.enabled as boolean));
+  await ctx.state.deps.conductor.setConsoleMode(node.uuid, a.enabled as boolean);
   accepted(ctx);
   nodeLocation(ctx, ident, 'states/console');
 }

@@ -12,7 +12,6 @@ import * as inventoryRepo from '../../../db/repositories/inventory';
 import { collection } from '../../collection';
 import { baseUrl, makeLink } from '../../links';
 import { checkPathIdent, getNodeByIdent, routingNotFound } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import { readQuery, validateLimit } from '../../schemas/list-query';
 import type { ApiContext, ApiState } from '../../state';
@@ -78,7 +77,7 @@ async function listBios(ctx: Ctx): Promise<void> {
   if (fields !== null && !allowQuery) throw new InvalidParameterValue(`Invalid query parameter ?fields=${args.pyStr(fields)} received.`);
   if (fields !== null && detail) throw new InvalidParameterValue('Can not specify ?detail=True and fields in the same request.');
   const shown = detail ? BIOS_REGISTRY_FIELDS : (fields ?? BIOS_DEFAULT_FIELDS);
-  const settings = await repo(biosRepo.list(ctx.state.deps.db, node.id));
+  const settings = await biosRepo.list(ctx.state.deps.db, node.id);
   const base = baseUrl(ctx);
   ctx.body = { bios: settings.map((s) => biosView(base, s, ident, shown)) };
 }
@@ -125,8 +124,8 @@ async function listHistory(ctx: Ctx): Promise<void> {
   const node = await getNodeByIdent(ctx, ident);
   if (marker !== null) await historyMarker(ctx, marker);
   const limit = validateLimit(ctx, limitArg);
-  const events = await repo(historyRepo.list(ctx.state.deps.db, { node_id: node.id },
-    { limit, marker: marker ?? undefined }));
+  const events = await historyRepo.list(ctx.state.deps.db, { node_id: node.id },
+    { limit, marker: marker ?? undefined });
   const base = baseUrl(ctx);
   const fields = detail ? HISTORY_DETAIL_FIELDS : HISTORY_FIELDS;
   ctx.body = collection(ctx, 'history', events.map((e) => historyView(base, node.uuid, e, detail)), {

@@ -6,7 +6,6 @@ import type Router from '@koa/router';
 import { Invalid, NodeTraitNotFound, NotAcceptable, NotFound } from '../../../common/errors';
 import * as traitsRepo from '../../../db/repositories/node-traits';
 import { checkPathIdent, getNodeByIdent } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import { TRAIT_SCHEMA, TRAITS_BODY_SCHEMA } from '../../schemas/node';
 import type { ApiContext, ApiState } from '../../state';
@@ -28,7 +27,7 @@ async function listTraits(ctx: Ctx): Promise<void> {
   const node = await getNodeByIdent(ctx, ctx.params.node_ident);
   // Below 1.37 pecan reads "traits" as get_one's `fields`, which the version does not allow.
   if (!hasTraits(ctx)) throw new NotAcceptable();
-  const traits = await repo(traitsRepo.listTraits(ctx.state.deps.db, node.id));
+  const traits = await traitsRepo.listTraits(ctx.state.deps.db, node.id);
   ctx.body = { traits: traits.map((t) => t.trait) };
 }
 
@@ -56,7 +55,7 @@ async function putTraits(ctx: Ctx, trait: string | null): Promise<void> {
   if (trait && bodyPresent(ctx)) throw new Invalid('No body should be provided when adding a trait');
   await conductorTopic(ctx, node);
   const replace = !trait;
-  await repo(ctx.state.deps.conductor.addNodeTraits(node.uuid, trait ? [trait] : listed as string[], replace));
+  await ctx.state.deps.conductor.addNodeTraits(node.uuid, trait ? [trait] : listed as string[], replace);
   if (trait) nodeLocation(ctx, ident, `traits/${trait}`);
   ctx.status = 204;
 }
@@ -68,7 +67,7 @@ async function deleteTraits(ctx: Ctx, trait: string | null): Promise<void> {
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
   try {
-    await repo(ctx.state.deps.conductor.removeNodeTraits(node.uuid, trait ? [trait] : null));
+    await ctx.state.deps.conductor.removeNodeTraits(node.uuid, trait ? [trait] : null);
   } catch (err) {
     if (err instanceof NodeTraitNotFound) throw new NodeTraitNotFound({ node_id: node.uuid, trait });
     throw err;

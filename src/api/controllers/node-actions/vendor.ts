@@ -4,7 +4,6 @@
  */
 import type Router from '@koa/router';
 import { getNodeByIdent } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
 import { ClientSideError } from '../node-errors';
@@ -24,7 +23,7 @@ async function listMethods(ctx: Ctx): Promise<void> {
   let methods = methodsByDriver.get(driver);
   if (!methods) {
     await conductorTopic(ctx, node);
-    methods = await repo(ctx.state.deps.conductor.getNodeVendorPassthruMethods(node.uuid));
+    methods = await ctx.state.deps.conductor.getNodeVendorPassthruMethods(node.uuid);
     methodsByDriver.set(driver, methods);
   }
   ctx.body = methods;
@@ -40,7 +39,7 @@ async function callMethod(ctx: Ctx): Promise<void> {
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
   if (!method) throw new ClientSideError('Method not specified');
-  const result = await repo(ctx.state.deps.conductor.vendorPassthru(node.uuid, method, ctx.method.toUpperCase(), bodyOrEmpty(ctx)));
+  const result = await ctx.state.deps.conductor.vendorPassthru(node.uuid, method, ctx.method.toUpperCase(), bodyOrEmpty(ctx));
   if (result.async && (result.return === null || result.return === undefined)) {
     accepted(ctx);
     return;

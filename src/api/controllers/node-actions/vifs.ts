@@ -6,7 +6,6 @@ import type Router from '@koa/router';
 import { Invalid } from '../../../common/errors';
 import type { VifInfo } from '../../../rpc/conductor-api';
 import { checkPathIdent, getNodeByIdent, routingNotFound } from '../../node-lookup';
-import { repo } from '../../repo-errors';
 import * as args from '../../schemas/args';
 import { VIF_SCHEMA } from '../../schemas/node';
 import type { ApiContext, ApiState } from '../../state';
@@ -30,7 +29,7 @@ async function nodeAndTopic(ctx: Ctx, ident: string) {
 
 async function listVifs(ctx: Ctx): Promise<void> {
   const node = await nodeAndTopic(ctx, gate(ctx));
-  ctx.body = { vifs: await repo(ctx.state.deps.conductor.vifList(node.uuid)) };
+  ctx.body = { vifs: await ctx.state.deps.conductor.vifList(node.uuid) };
 }
 
 async function attachVif(ctx: Ctx): Promise<void> {
@@ -42,7 +41,7 @@ async function attachVif(ctx: Ctx): Promise<void> {
   if (ctx.state.version >= V.VIF_PORT_PORTGROUP && 'port_uuid' in info && 'portgroup_uuid' in info) {
     throw new Invalid('Cannot specify both port_uuid and portgroup_uuid');
   }
-  await repo(ctx.state.deps.conductor.vifAttach(node.uuid, info));
+  await ctx.state.deps.conductor.vifAttach(node.uuid, info);
   ctx.status = 204;
 }
 
@@ -50,7 +49,7 @@ async function detachVif(ctx: Ctx): Promise<void> {
   const ident = gate(ctx);
   const vifId = args.uuidOrName('vif_id', ctx.params.vif_id) as string;
   const node = await nodeAndTopic(ctx, ident);
-  await repo(ctx.state.deps.conductor.vifDetach(node.uuid, vifId));
+  await ctx.state.deps.conductor.vifDetach(node.uuid, vifId);
   ctx.status = 204;
 }
 

@@ -1,20 +1,16 @@
 /**
- * Nodes: create, lookups, filtered/paginated listing, update with optional optimistic check,
- * and destroy with Ironic's cascade, each multi-row write in one transaction.
+ * One node's row: the identifier rule, lookups, create (with traits), update with optional
+ * optimistic check, a task's field writes, and destroy with Ironic's cascade, each multi-row
+ * write in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { decodeRow } from '../codec';
-import type { Database } from '../connection';
-import { ConcurrentUpdateError, DuplicateError, InvalidParameterError, NotFoundError } from '../errors';
-import type { NodeRecord, NodeWithRelations, Writable } from '../models';
-import { RawRows, selectArrays } from '../raw-select';
-import { applyNodeFilters, NodeFilters } from './node-filters';
-import { attachRelations, traitsByNode } from './node-relations';
-import { applyPage, loadMarker, PageOptions } from './paginate';
-import { Executor, insertRow, updateWhere } from './table-access';
+import { decodeRow } from '../../codec';
+import type { Database } from '../../connection';
+import { ConcurrentUpdateError, DuplicateError, InvalidParameterError, NotFoundError } from '../../errors';
+import type { NodeRecord, NodeWithRelations, Writable } from '../../models';
+import { attachRelations } from '../node-relations';
+import { Executor, insertRow, updateWhere } from '../table-access';
 
-export type { NodeFilters } from './node-filters';
 export type NodeIdent = number | string;
 export type NodeValues = Writable<NodeRecord>;
 
@@ -53,17 +49,36 @@ async function loadOne(ex: Executor, ident: NodeIdent): Promise<NodeWithRelation
   return (await attachRelations(ex, [node]))[0];
 }
 
-/** Creates a node with Ironic's defaults (uuid, power_state NULL, provision_state "enroll"). */
-export async function create(db: Database, values: NodeValues): Promise<NodeWithRelations> {
+/** objects.Trait's VERSION, stamped on the rows a create inserts, as Ironic does. */
+const TRAIT_OBJECT_VERSION = '1.0';
+
+/**
+ * Creates a node with Ironic's defaults (uuid, power_state NULL, provision_state "enroll") and its
+ * traits: with traits the rows go in together or not at all.
+ */
+export async function create(db: Database, values: NodeValues, traits: readonly string[] = []): Promise<NodeWithRelations> {
   const row: NodeValues = {
     ...values,
     uuid: values.uuid ?? randomUUID(),
     provision_state: values.provision_state === undefined ? 'enroll' : values.provision_state,
   };
-  const id = await insertRow(db.knex, db.dialect, 'nodes', row, nodeDuplicate(row, String(row.uuid)));
+  const insert = async (ex: Executor): Promise<number> => {
+    const id = await insertRow(ex, db.dialect, 'nodes', row, nodeDuplicate(row, String(row.uuid)));
+    for (const trait of traits) {
+      await insertRow(ex, db.dialect, 'node_traits', { node_id: id, trait, version: TRAIT_OBJECT_VERSION });
+    }
+    return id;
+  };
+  const id = traits.length === 0 ? await insert(db.knex) : await db.transaction(insert);
   return loadOne(db.knex, id);
 }
 
+/** The node row alone, by id, UUID or name (what the conductor's tasks hold). */
+export async function find(db: Database, ident: NodeIdent): Promise<NodeRecord> {
+  return decodeRow<NodeRecord>('nodes', await fetchRaw(db.knex, ident));
+}
+
+/** The node with its traits and tags. */
 export async function get(db: Database, ident: NodeIdent): Promise<NodeWithRelations> {
   return loadOne(db.knex, ident);
 }
@@ -78,58 +93,6 @@ export async function getByInstance(db: Database, instanceUuid: string): Promise
   const row = await db.knex('nodes').where({ instance_uuid: instanceUuid }).first() as Record<string, unknown> | undefined;
   if (!row) throw new NotFoundError('Instance', instanceUuid);
   return (await attachRelations(db.knex, [decodeRow<NodeRecord>('nodes', row)]))[0];
-}
-
-export interface NodeListOptions extends PageOptions {
-  /** Skip loading traits/tags (Ironic's NodeBase queries); records then carry empty lists. */
-  withoutRelations?: boolean;
-  /** Only these node columns are read (others come back null); all of them when absent. */
-  columns?: readonly string[];
-  /** JSON columns come back as StoredJson (their stored text), for views that only pass them on. */
-  storedJson?: boolean;
-}
-
-/** The page's query, wrapped: a knex builder is thenable, so returning it bare from an async function would run it. */
-async function pageQuery(db: Database, filters: NodeFilters, opts: NodeListOptions): Promise<{ query: Knex.QueryBuilder }> {
-  const marker = await loadMarker(db.knex, 'nodes', opts.marker, () => new NotFoundError('Node', String(opts.marker)));
-  const query = db.knex('nodes').select(opts.columns ? opts.columns.map((c) => `nodes.${c}`) : 'nodes.*');
-  applyNodeFilters(query, filters, db.dialect);
-  applyPage(query, 'nodes', opts, marker);
-  return { query };
-}
-
-export async function list(db: Database, filters: NodeFilters = {}, opts: NodeListOptions = {}):
-  Promise<NodeWithRelations[]> {
-  const rows = await (await pageQuery(db, filters, opts)).query as Array<Record<string, unknown>>;
-  const decodeOpts = { storedJson: opts.storedJson };
-  const nodes = rows.map((r) => decodeRow<NodeRecord>('nodes', r, decodeOpts));
-  if (opts.withoutRelations) return nodes.map((n) => Object.assign(n, { traits: [], tags: [] }));
-  return attachRelations(db.knex, nodes);
-}
-
-/** A page of nodes as the driver returns them (column list plus value arrays), and their traits unless skipped. */
-export interface NodePage extends RawRows {
-  traits: Map<number, string[]> | null;
-}
-
-/**
- * The rows `list` would decode, left undecoded for views that write them straight to the wire;
- * `columns` must include id when traits are wanted.
- */
-export async function listPage(db: Database, filters: NodeFilters, opts: NodeListOptions & { columns: readonly string[] }):
-  Promise<NodePage> {
-  const { query } = await pageQuery(db, filters, opts);
-  const page = await selectArrays(db, query, opts.columns.map((c) => `nodes.${c}`));
-  if (opts.withoutRelations) return { ...page, traits: null };
-  const idAt = page.columns.indexOf('id');
-  return { ...page, traits: await traitsByNode(db.knex, page.rows.map((r) => Number(r[idAt]))) };
-}
-
-export async function count(db: Database, filters: NodeFilters = {}): Promise<number> {
-  const query = db.knex('nodes').count({ n: '*' });
-  applyNodeFilters(query, filters, db.dialect);
-  const row = await query.first() as { n?: number | string } | undefined;
-  return Number(row?.n ?? 0);
 }
 
 /** Values the caller expects the row to still have; any mismatch fails the update. */
@@ -188,6 +151,15 @@ export async function update(db: Database, ident: NodeIdent, values: NodeValues,
     return current.id;
   });
   return loadOne(db.knex, id);
+}
+
+/**
+ * Sets exactly `changes` on the node row, updated_at stamped: a conductor task's save, which
+ * works out the provision side effects itself.
+ */
+export async function updateFields(db: Database, node: Pick<NodeRecord, 'id' | 'uuid'>, changes: NodeValues): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await updateWhere(db.knex, db.dialect, 'nodes', { id: node.id }, changes, nodeDuplicate(changes, node.uuid));
 }
 
 /** Tables whose rows belong to a node and go with it (Ironic's destroy_node, plus firmware). */
