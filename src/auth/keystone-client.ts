@@ -30,7 +30,7 @@ export interface KeystoneSettings {
  */
 export function keystoneSettings(conf: Config, group = 'keystone_authtoken'): KeystoneSettings {
   const g = group;
-  const opt = (name: string): string | null => (OPTIONS[g]?.[name] ? conf.optStr(g, name) : null);
+  const opt = (name: string): string | null => conf.optStrIfKnown(g, name);
   const authUrl = opt('auth_url') ?? opt('www_authenticate_uri') ?? opt('auth_uri');
   if (!authUrl) throw new Error(`[${g}]auth_url is required for Keystone authentication`);
   const domain = (prefix: string): { id?: string; name?: string } => {
@@ -51,7 +51,7 @@ export function keystoneSettings(conf: Config, group = 'keystone_authtoken'): Ke
       ? { ...(projectId ? { id: projectId } : { name: projectName ?? '' }), domain: domain('project') }
       : null,
     systemScope: opt('system_scope'),
-    cacheSeconds: OPTIONS[g]?.token_cache_time ? conf.int(g, 'token_cache_time') : 300,
+    cacheSeconds: Number(conf.optStrIfKnown(g, 'token_cache_time') ?? 300),
     group: g,
   };
 }

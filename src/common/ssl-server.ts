@@ -10,8 +10,9 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../conf/config';
+import type { OptionName } from '../conf/registry';
 
-function readSslFile(conf: Config, option: string): Buffer {
+function readSslFile(conf: Config, option: OptionName<'ssl'>): Buffer {
   const file = conf.optStr('ssl', option);
   if (!file) throw new Error(`[ssl]${option} is required when SSL is enabled`);
   try {

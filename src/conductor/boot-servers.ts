@@ -15,8 +15,11 @@ export interface BootServers {
   stop(): Promise<void>;
 }
 
+type TftpLimitOption = 'max_transfers' | 'max_transfers_per_client' | 'max_timeout' | 'retries' | 'idle_timeout' |
+  'max_lifetime' | 'max_blksize' | 'max_windowsize';
+
 function tftpLimits(conf: Config): Partial<TftpServerOptions> {
-  const int = (name: string) => conf.int('pxe', `builtin_tftp_${name}`);
+  const int = (name: TftpLimitOption) => conf.int('pxe', `builtin_tftp_${name}`);
   return {
     maxTransfers: int('max_transfers'),
     maxTransfersPerClient: int('max_transfers_per_client'),

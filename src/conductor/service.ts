@@ -4,6 +4,7 @@
  * out its local ConductorApi.
  */
 import type { Config } from '../conf/config';
+import type { OptionName } from '../conf/registry';
 import type { Database } from '../db/connection';
 import { clearTargetPowerStateOf, releaseAllFor } from '../db/repositories/nodes';
 import { registerConductor, touchConductor, unregisterConductor } from '../db/repositories/conductor-registry-queries';
@@ -37,7 +38,7 @@ export interface ConductorService {
 }
 
 function periodicTasks(conf: Config, db: Database, manager: ConductorManager, rings: RingManager, power: PowerSync): PeriodicTask[] {
-  const c = (name: string) => conf.int('conductor', name);
+  const c = (name: OptionName<'conductor'>) => conf.int('conductor', name);
   return [
     { name: 'sync_power_states', intervalSeconds: c('sync_power_state_interval'), run: () => power.syncPowerStates() },
     { name: 'power_failure_recovery', intervalSeconds: c('power_failure_recovery_interval'), run: () => power.powerFailureRecovery() },

@@ -5,21 +5,23 @@
 import catalog from './catalog/ironic-options.json';
 import { EXTRA_OPTIONS } from './catalog/ironic-ts-options';
 import { emptyDict } from '../common/own-keys';
+import type { Catalog, OptionSpec, OptionValue } from './option-spec';
 
-export type OptionType = 'string' | 'int' | 'port' | 'float' | 'bool' | 'list' | 'dict' | 'multistring';
-export type OptionValue = string | number | boolean | string[] | Record<string, string> | null;
+export type { OptionSpec, OptionValue };
 
-export interface OptionSpec {
-  type: OptionType;
-  default?: OptionValue;
-  choices?: (string | number | null)[];
-  min?: number;
-  max?: number;
-  secret?: boolean;
-  deprecated?: string[];
-}
+type IronicCatalog = typeof catalog;
+type ExtraCatalog = typeof EXTRA_OPTIONS;
 
-export type Catalog = Record<string, Record<string, OptionSpec>>;
+/** Every group the catalog knows: a name outside it fails to compile. */
+export type GroupName = keyof IronicCatalog | keyof ExtraCatalog;
+
+/** The options of one group, Ironic's and ironic-ts's: an unknown option fails to compile. */
+export type OptionName<G extends GroupName> = string & (
+  | (G extends keyof IronicCatalog ? keyof IronicCatalog[G] : never)
+  | (G extends keyof ExtraCatalog ? keyof ExtraCatalog[G] : never));
+
+/** The groups that have option O, e.g. every keystoneauth group for 'auth_type'. */
+export type GroupWith<O extends string> = { [G in GroupName]: O extends OptionName<G> ? G : never }[GroupName];
 
 /** Without prototypes, so a config file's `[__proto__]` or `constructor = x` names no option. */
 function buildCatalog(): Catalog {

@@ -1,5 +1,5 @@
 /** Turns option text from an INI file into typed values, as oslo.config's types do. */
-import type { OptionSpec, OptionValue } from './registry';
+import type { OptionSpec, OptionValue } from './option-spec';
 
 export class InvalidOptionValue extends Error {
   constructor(readonly group: string, readonly option: string, detail: string) {

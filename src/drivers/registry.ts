@@ -3,6 +3,7 @@
  * enabled, a node's defaults, validation of its `*_interface` fields, and the composed driver.
  */
 import type { Config } from '../conf/config';
+import type { OptionName } from '../conf/registry';
 import type { NodeRecord } from '../db/models';
 import {
   DriverNotFound, IncompatibleInterface, InterfaceNotFoundInEntrypoint, NoValidDefaultForInterface,
@@ -45,7 +46,7 @@ export class DriverRegistry {
     return ok;
   }
 
-  private option(name: string): string[] | string | null {
+  private option(name: OptionName<'DEFAULT'>): string[] | string | null {
     try {
       return this.conf.raw('DEFAULT', name) as string[] | string | null;
     } catch {

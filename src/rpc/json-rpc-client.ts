@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Config } from '../conf/config';
+import type { OptionName } from '../conf/registry';
 import { IronicError } from '../common/errors';
 import { clientCredentials } from './json-rpc-auth';
 import { decode, encode, fromFailure, kindOfExceptionClass } from './wire';
@@ -41,7 +42,7 @@ function postJson(url: string, body: string, headers: Record<string, string>, tl
 
 /** keystoneauth's session TLS settings of [json_rpc]. */
 function clientTls(conf: Config): https.RequestOptions {
-  const file = (name: string): Buffer | undefined => {
+  const file = (name: OptionName<'json_rpc'>): Buffer | undefined => {
     const path = conf.optStr('json_rpc', name);
     return path ? fs.readFileSync(path) : undefined;
   };

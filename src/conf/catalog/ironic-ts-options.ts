@@ -1,9 +1,9 @@
 /** Options ironic-ts adds beyond Ironic's catalog; each says why it exists. */
-import type { Catalog } from '../registry';
+import type { Catalog } from '../option-spec';
 import { TFTP_DEFAULTS } from '../../protocols/tftp/defaults';
 import { MAX_BLKSIZE } from '../../protocols/tftp/options';
 
-export const EXTRA_OPTIONS: Catalog = {
+export const EXTRA_OPTIONS = {
   DEFAULT: {
     // The firmware interface arrived after Ironic 21.4.4 (API 1.86); same names as upstream.
     enabled_firmware_interfaces: { type: 'list', default: ['no-firmware'] },
@@ -121,4 +121,4 @@ export const EXTRA_OPTIONS: Catalog = {
     // unless this is set (then it warns at start): anyone on the network would own the fleet.
     allow_insecure_noauth: { type: 'bool', default: false },
   },
-};
+} satisfies Catalog;

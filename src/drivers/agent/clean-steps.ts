@@ -5,6 +5,7 @@
  * interface's clean steps with [deploy]erase_devices*_priority applied, and run through
  * `clean.execute_clean_step`, which the agent finishes asynchronously.
  */
+import type { OptionName } from '../../conf/registry';
 import { AgentInProgress, NodeCleaningFailure } from '../../common/errors';
 import { log } from '../../common/log';
 import { pyRepr, pyReprSet } from '../../common/python/repr';
@@ -64,7 +65,7 @@ export function cachedCleanSteps(task: DriverTask, iface: InterfaceKind, overrid
 /** AgentBaseMixin.get_clean_steps: the agent's deploy-interface steps with the erase priorities from config. */
 export function agentDeployCleanSteps(task: DriverTask): StepInfo[] {
   // Both options default to None in Ironic: the agent's own priorities (10 and 99) then apply.
-  const option = (name: string) => {
+  const option = (name: OptionName<'deploy'>) => {
     const v = task.ctx.conf.raw('deploy', name);
     return typeof v === 'number' ? v : null;
   };

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PxeConf } from '../../boot/options';
 import type { Config } from '../../conf/config';
+import type { GroupName, OptionName } from '../../conf/registry';
 import { log } from '../../common/log';
 import type { DhcpBootConf } from '../../dhcp/boot-options';
 import { createDhcpProvider } from '../../dhcp/factory';
@@ -29,12 +30,12 @@ export function usesHttpFolder(flavor: BootFlavor): boolean {
 }
 
 /** An option the operator set explicitly, or undefined so the bundled template applies. */
-function explicit(conf: Config, group: string, name: string): string | undefined {
+function explicit<G extends GroupName>(conf: Config, group: G, name: OptionName<G>): string | undefined {
   // An explicit empty value stays empty (it disables initial_grub_template).
   return conf.has(group, name) ? conf.str(group, name) : undefined;
 }
 
-function optInt(conf: Config, group: string, name: string): number | undefined {
+function optInt<G extends GroupName>(conf: Config, group: G, name: OptionName<G>): number | undefined {
   const v = conf.raw(group, name);
   return typeof v === 'number' ? v : undefined;
 }
@@ -51,7 +52,7 @@ export function pxeConfFor(conf: Config, flavor: BootFlavor): PxeConf {
     ipxe_timeout: conf.int('pxe', 'ipxe_timeout'),
     pxe_config_subdir: conf.str('pxe', 'pxe_config_subdir'),
   };
-  const templates: Array<[keyof PxeConf, string]> = [
+  const templates: Array<[keyof PxeConf, OptionName<'pxe'>]> = [
     ['pxe_config_template', 'pxe_config_template'], ['uefi_pxe_config_template', 'uefi_pxe_config_template'],
     ['ipxe_config_template', 'ipxe_config_template'], ['ipxe_boot_script', 'ipxe_boot_script'],
     ['initial_grub_template', 'initial_grub_template'],
@@ -71,7 +72,7 @@ export function pxeConfFor(conf: Config, flavor: BootFlavor): PxeConf {
   return out;
 }
 
-function dictOpt(conf: Config, group: string, name: string): Record<string, string> | undefined {
+function dictOpt<G extends GroupName>(conf: Config, group: G, name: OptionName<G>): Record<string, string> | undefined {
   const v = conf.raw(group, name);
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : undefined;
 }

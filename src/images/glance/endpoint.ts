@@ -6,6 +6,7 @@
  */
 import { CatalogNotFound } from '../../common/errors';
 import type { Config } from '../../conf/config';
+import type { GroupWith } from '../../conf/registry';
 import type { CatalogService } from './keystone-session';
 
 export interface EndpointFilter {
@@ -15,7 +16,7 @@ export interface EndpointFilter {
   region: string | null;
 }
 
-export function endpointFilterFromConf(conf: Config, group: string): EndpointFilter {
+export function endpointFilterFromConf(conf: Config, group: GroupWith<'valid_interfaces'>): EndpointFilter {
   const interfaces = conf.list(group, 'valid_interfaces');
   return {
     serviceType: conf.str(group, 'service_type'),

@@ -7,6 +7,7 @@
  */
 import { ConfigInvalid, KeystoneFailure, KeystoneUnauthorized } from '../../common/errors';
 import type { Config } from '../../conf/config';
+import type { GroupWith, OptionName } from '../../conf/registry';
 
 export interface CatalogEndpoint {
   interface: string;
@@ -55,8 +56,8 @@ function nameOrId(id: string | null, name: string | null, domain?: NameOrId): Na
 }
 
 /** The `password` plugin's options from the group; null for no auth (auth_type unset or none). */
-export function passwordAuthFromConf(conf: Config, group: string): PasswordAuth | null {
-  const opt = (name: string) => conf.optStr(group, name);
+export function passwordAuthFromConf(conf: Config, group: GroupWith<'auth_type'>): PasswordAuth | null {
+  const opt = (name: OptionName<GroupWith<'auth_type'>>) => conf.optStr(group, name);
   const authType = opt('auth_type');
   if (!authType || NO_AUTH_PLUGINS.has(authType)) return null;
   if (!PASSWORD_PLUGINS.has(authType)) {
