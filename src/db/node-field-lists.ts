@@ -16,6 +16,7 @@ type OrderQuirk = readonly [string, string];
 function ironicOrder(fields: readonly string[], quirks: readonly OrderQuirk[]): string[] {
   const out = [...fields].sort();
   for (const [moved, after] of quirks) {
+    if (!out.includes(moved) || !out.includes(after)) throw new Error(`order quirk ${moved} after ${after}: no such field`);
     out.splice(out.indexOf(moved), 1);
     out.splice(out.indexOf(after) + 1, 0, moved);
   }
@@ -71,6 +72,11 @@ export const CREATE_FIELDS: readonly NodeFieldDecl[] = ironicOrder(
 
 /** The fields only a patched node may hold besides those (the protected fields), after them. */
 export const PATCH_ONLY_FIELDS: readonly NodeFieldDecl[] = NODE_FIELD_REGISTRY.filter((f) => f.patchOnly === true);
+
+/** NODE_VALIDATE_EXTRA: the fields converted after the schema, in its order. */
+export const CONVERTED_FIELDS: readonly NodeFieldDecl[] = ironicOrder(
+  names((f) => f.convert !== undefined), [['maintenance', 'protected']],
+).map(nodeField);
 
 /** The declaration of a field the registry holds (a name from code, never from a request). */
 export function nodeField(name: string): NodeFieldDecl {

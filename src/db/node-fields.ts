@@ -57,6 +57,8 @@ export interface NodeFieldDecl {
   /** Accepted in a create body (and so in a patched node) with this schema. */
   readonly input?: NodeInput;
   readonly maxLength?: number;
+  /** After the schema, the value is converted by args.boolean or checked by args.uuid (NODE_VALIDATE_EXTRA). */
+  readonly convert?: 'bool' | 'uuid';
   /** `input` is accepted only in a patched node, not in a create body. */
   readonly patchOnly?: true;
   /** A PATCH may name it. */
@@ -77,8 +79,8 @@ export const NODE_FIELD_DECLS = [
   { name: 'updated_at', column: 'datetime', api: 'object' },
   { name: 'version', column: 'str', api: 'model' },
   { name: 'id', column: 'int', notNull: true, api: 'object' },
-  { name: 'uuid', column: 'str', notNull: true, api: 'object', input: 'str' },
-  { name: 'instance_uuid', column: 'str', api: 'shown', input: 'str', patchable: true, policy: rule('instance_uuid') },
+  { name: 'uuid', column: 'str', notNull: true, api: 'object', input: 'str', convert: 'uuid' },
+  { name: 'instance_uuid', column: 'str', api: 'shown', input: 'str', convert: 'uuid', patchable: true, policy: rule('instance_uuid') },
   { name: 'name', column: 'str', api: 'shown', since: V.NODE_NAME, input: 'str', patchable: true, policy: rule('name') },
   { name: 'chassis_id', column: 'int', api: 'object' },
   { name: 'power_state', column: 'str', api: 'shown' },
@@ -123,22 +125,22 @@ export const NODE_FIELD_DECLS = [
     input: 'str', patchable: true, policy: rule('conductor_group'),
   },
   {
-    name: 'maintenance', column: 'bool', insertDefault: false, api: 'shown', input: 'boolish', patchable: true,
+    name: 'maintenance', column: 'bool', insertDefault: false, api: 'shown', input: 'boolish', convert: 'bool', patchable: true,
     policy: { rule: 'baremetal:node:set_maintenance' },
   },
   { name: 'maintenance_reason', column: 'str', api: 'shown' },
   { name: 'fault', column: 'str', api: 'shown', since: V.FAULT },
-  { name: 'console_enabled', column: 'bool', insertDefault: false, api: 'shown', input: 'boolish' },
+  { name: 'console_enabled', column: 'bool', insertDefault: false, api: 'shown', input: 'boolish', convert: 'bool' },
   { name: 'inspection_finished_at', column: 'datetime', api: 'shown', since: V.INSPECT_STATE },
   { name: 'inspection_started_at', column: 'datetime', api: 'shown', since: V.INSPECT_STATE },
   { name: 'extra', column: 'dict', api: 'shown', input: 'dict', patchable: true, policy: { rule: 'baremetal:node:update_extra' } },
   {
-    name: 'automated_clean', column: 'bool', api: 'shown', since: V.AUTOMATED_CLEAN, input: 'boolish', patchable: true,
+    name: 'automated_clean', column: 'bool', api: 'shown', since: V.AUTOMATED_CLEAN, input: 'boolish', convert: 'bool', patchable: true,
     policy: { rule: 'baremetal:node:disable_cleaning', match: 'disabling' },
   },
   {
     name: 'protected', column: 'bool', notNull: true, insertDefault: false, api: 'shown', since: V.PROTECTED,
-    input: 'boolish', patchOnly: true, patchable: true,
+    input: 'boolish', convert: 'bool', patchOnly: true, patchable: true,
   },
   { name: 'protected_reason', column: 'str', api: 'shown', since: V.PROTECTED, input: 'str', patchOnly: true, patchable: true },
   { name: 'owner', column: 'str', api: 'shown', since: V.OWNER, input: 'str', patchable: true, policy: rule('owner') },
@@ -159,7 +161,7 @@ export const NODE_FIELD_DECLS = [
   { name: 'power_interface', ...DYNAMIC_INTERFACE },
   { name: 'vendor_interface', ...DYNAMIC_INTERFACE },
   {
-    name: 'retired', column: 'bool', insertDefault: false, api: 'shown', since: V.RETIRED, input: 'boolish', patchable: true,
+    name: 'retired', column: 'bool', insertDefault: false, api: 'shown', since: V.RETIRED, input: 'boolish', convert: 'bool', patchable: true,
     policy: rule('retired'),
   },
   { name: 'retired_reason', column: 'str', api: 'shown', since: V.RETIRED, input: 'str', patchable: true },
@@ -177,7 +179,7 @@ export const NODE_FIELD_DECLS = [
   // Not columns: joined from node_traits / node_tags, or computed by the API.
   { name: 'traits', api: 'shown', since: V.NODE_TRAITS },
   { name: 'tags', api: 'model' },
-  { name: 'chassis_uuid', api: 'computed', input: 'str', patchable: true, policy: rule('chassis_uuid') },
+  { name: 'chassis_uuid', api: 'computed', input: 'str', convert: 'uuid', patchable: true, policy: rule('chassis_uuid') },
   { name: 'conductor', api: 'computed', since: V.CONDUCTORS },
   { name: 'allocation_uuid', api: 'computed', since: V.ALLOCATIONS },
 ] as const satisfies readonly NodeFieldDecl[];

@@ -3,7 +3,7 @@
  * VIF and step schemas), plus the follow-up checks Ironic applies after the schema (args.boolean,
  * args.uuid on some fields). Declarative, so the API reference can be generated from them.
  */
-import { CREATE_FIELDS, nodeField, PATCH_ONLY_FIELDS } from '../../db/node-field-lists';
+import { CONVERTED_FIELDS, CREATE_FIELDS, nodeField, PATCH_ONLY_FIELDS } from '../../db/node-field-lists';
 import type { NodeFieldDecl, NodeInput } from '../../db/node-fields';
 import * as args from './args';
 import type { Schema } from './jsonschema';
@@ -117,16 +117,12 @@ export const CONFIGDRIVE_SCHEMA: Schema = {
   ],
 };
 
-const NODE_EXTRA_CHECKS: [string, 'bool' | 'uuid'][] = [['automated_clean', 'bool'], ['chassis_uuid', 'uuid'],
-  ['console_enabled', 'bool'], ['instance_uuid', 'uuid'], ['protected', 'bool'], ['maintenance', 'bool'],
-  ['retired', 'bool'], ['uuid', 'uuid']];
-
 /** NODE_VALIDATE_EXTRA: after the schema, these fields are converted/checked in this order. */
 export function validateNodeExtra(node: Record<string, unknown>): Record<string, unknown> {
   const out = { ...node };
-  for (const [field, kind] of NODE_EXTRA_CHECKS) {
-    if (!Object.hasOwn(out, field)) continue;
-    out[field] = kind === 'bool' ? args.boolean(field, out[field]) : args.uuid(field, out[field]);
+  for (const { name, convert } of CONVERTED_FIELDS) {
+    if (!Object.hasOwn(out, name)) continue;
+    out[name] = convert === 'bool' ? args.boolean(name, out[name]) : args.uuid(name, out[name]);
   }
   return out;
 }
