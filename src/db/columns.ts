@@ -1,10 +1,11 @@
 /**
- * How each Ironic column is stored, so rows can be encoded/decoded in one place.
- * Kinds mirror Ironic's SQLAlchemy types: JsonEncodedDict/List are TEXT holding JSON,
- * Boolean is tinyint 0/1, DateTime is naive UTC.
+ * How each Ironic column is stored, so rows can be encoded/decoded in one place (column-kind.ts
+ * says what each kind is). The nodes table comes from the node field registry.
  */
+import type { ColumnKind } from './column-kind';
+import { NODE_COLUMN_KINDS, NODE_INSERT_DEFAULTS } from './node-field-lists';
 
-export type ColumnKind = 'int' | 'str' | 'bool' | 'datetime' | 'dict' | 'list';
+export type { ColumnKind } from './column-kind';
 
 export type TableSpec = Readonly<Record<string, ColumnKind>>;
 
@@ -19,23 +20,7 @@ export const TABLES = {
     ...base, id: 'int', conductor_id: 'int', hardware_type: 'str', interface_type: 'str',
     interface_name: 'str', default: 'bool',
   },
-  nodes: {
-    ...base, id: 'int', uuid: 'str', instance_uuid: 'str', name: 'str', chassis_id: 'int',
-    power_state: 'str', target_power_state: 'str', provision_state: 'str', target_provision_state: 'str',
-    provision_updated_at: 'datetime', last_error: 'str', instance_info: 'dict', properties: 'dict',
-    driver: 'str', driver_info: 'dict', driver_internal_info: 'dict', clean_step: 'dict', deploy_step: 'dict',
-    service_step: 'dict', resource_class: 'str', raid_config: 'dict', target_raid_config: 'dict',
-    reservation: 'str', conductor_affinity: 'int', conductor_group: 'str', maintenance: 'bool',
-    maintenance_reason: 'str', fault: 'str', console_enabled: 'bool', inspection_finished_at: 'datetime',
-    inspection_started_at: 'datetime', extra: 'dict', automated_clean: 'bool', protected: 'bool',
-    protected_reason: 'str', owner: 'str', lessee: 'str', allocation_id: 'int', description: 'str',
-    bios_interface: 'str', boot_interface: 'str', console_interface: 'str', deploy_interface: 'str',
-    firmware_interface: 'str', inspect_interface: 'str', management_interface: 'str',
-    network_interface: 'str', raid_interface: 'str', rescue_interface: 'str', storage_interface: 'str',
-    power_interface: 'str', vendor_interface: 'str', retired: 'bool', retired_reason: 'str',
-    network_data: 'dict', boot_mode: 'str', secure_boot: 'bool', shard: 'str', parent_node: 'str',
-    disable_power_off: 'bool', instance_name: 'str', health: 'str',
-  },
+  nodes: NODE_COLUMN_KINDS,
   node_traits: { ...base, node_id: 'int', trait: 'str' },
   node_tags: { ...base, node_id: 'int', tag: 'str' },
   ports: {
@@ -137,10 +122,7 @@ export const INSERT_DEFAULTS: Partial<Record<TableName, Readonly<Record<string, 
   volume_targets: { ...stamp('volume_targets'), ...emptyJson('volume_targets') },
   conductors: { ...stamp('conductors'), online: true, conductor_group: '' },
   conductor_hardware_interfaces: { default: false },
-  nodes: {
-    ...stamp('nodes'), ...emptyJson('nodes'), conductor_group: '', maintenance: false, console_enabled: false, protected: false, retired: false,
-    disable_power_off: false,
-  },
+  nodes: { ...stamp('nodes'), ...emptyJson('nodes'), ...NODE_INSERT_DEFAULTS },
   ports: { ...stamp('ports'), pxe_enabled: true, is_smartnic: false, available_for_dynamic_portgroup: true },
   portgroups: { ...stamp('portgroups'), standalone_ports_supported: true, dynamic_portgroup: false },
   runbooks: { public: false, disable_ramdisk: false },

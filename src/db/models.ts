@@ -3,6 +3,8 @@
  * JSON columns are decoded, DATETIME columns are naive-UTC Dates, tinyint columns are booleans.
  * Columns added after Ironic 21.4.4 are present here too (migration 2 creates them).
  */
+import type { ColumnKind } from './column-kind';
+import type { NODE_FIELD_DECLS } from './node-fields';
 
 export type JsonDict = Record<string, unknown>;
 export type JsonList = unknown[];
@@ -39,70 +41,17 @@ export interface ConductorHardwareInterfaceRecord extends BaseRecord {
   default: boolean;
 }
 
-export interface NodeRecord extends BaseRecord {
-  id: number;
-  uuid: string;
-  instance_uuid: string | null;
-  name: string | null;
-  chassis_id: number | null;
-  power_state: string | null;
-  target_power_state: string | null;
-  provision_state: string | null;
-  target_provision_state: string | null;
-  provision_updated_at: Date | null;
-  last_error: string | null;
-  instance_info: JsonDict | null;
-  properties: JsonDict | null;
-  driver: string | null;
-  driver_info: JsonDict | null;
-  driver_internal_info: JsonDict | null;
-  clean_step: JsonDict | null;
-  deploy_step: JsonDict | null;
-  service_step: JsonDict | null;
-  resource_class: string | null;
-  raid_config: JsonDict | null;
-  target_raid_config: JsonDict | null;
-  reservation: string | null;
-  conductor_affinity: number | null;
-  conductor_group: string;
-  maintenance: boolean | null;
-  maintenance_reason: string | null;
-  fault: string | null;
-  console_enabled: boolean | null;
-  inspection_finished_at: Date | null;
-  inspection_started_at: Date | null;
-  extra: JsonDict | null;
-  automated_clean: boolean | null;
-  protected: boolean;
-  protected_reason: string | null;
-  owner: string | null;
-  lessee: string | null;
-  allocation_id: number | null;
-  description: string | null;
-  bios_interface: string | null;
-  boot_interface: string | null;
-  console_interface: string | null;
-  deploy_interface: string | null;
-  firmware_interface: string | null;
-  inspect_interface: string | null;
-  management_interface: string | null;
-  network_interface: string | null;
-  raid_interface: string | null;
-  rescue_interface: string | null;
-  storage_interface: string | null;
-  power_interface: string | null;
-  vendor_interface: string | null;
-  retired: boolean | null;
-  retired_reason: string | null;
-  network_data: JsonDict | null;
-  boot_mode: string | null;
-  secure_boot: boolean | null;
-  shard: string | null;
-  parent_node: string | null;
-  disable_power_off: boolean | null;
-  instance_name: string | null;
-  health: string | null;
+/** What each column kind reads as. */
+interface KindValues {
+  int: number; str: string; bool: boolean; datetime: Date; dict: JsonDict; list: JsonList;
 }
+
+type NodeColumnDecl = Extract<(typeof NODE_FIELD_DECLS)[number], { column: ColumnKind }>;
+
+/** A nodes row: one member per column of the node field registry, null unless declared notNull. */
+export type NodeRecord = {
+  [D in NodeColumnDecl as D['name']]: KindValues[D['column']] | (D extends { notNull: true } ? never : null);
+};
 
 /** A node with its traits and tags, as Ironic's Node model loads them (selectin). */
 export interface NodeWithRelations extends NodeRecord {

@@ -8,6 +8,7 @@ import { InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import { ChassisNotFound, IronicError } from '../../common/errors';
 import { decodeRow } from '../../db/codec';
 import type { NodeTraitRecord } from '../../db/models';
+import { API_FULFILLED_FIELDS, MODEL_ATTRIBUTES, UNSORTABLE_FIELDS } from '../../db/node-field-lists';
 import * as nodesRepo from '../../db/repositories/nodes';
 import type { NodeFilters } from '../../db/repositories/nodes';
 import { collection, collectionBytes } from '../collection';
@@ -18,29 +19,14 @@ import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, val
 import type { ApiContext } from '../state';
 import { V } from '../versions';
 import { mayRedactNodes } from '../policy/node-redaction';
-import { API_FULFILLED_FIELDS, disallowedFields, nodeView, NodeWithTraits } from '../views/node';
+import { disallowedFields, nodeView, NodeWithTraits } from '../views/node';
 import { nodeColumnsFor } from '../views/node-columns';
 import { loadNodeExtras, NodeRef } from '../views/node-extras';
 import { NodeRow, nodeRefs, nodeRowWriter } from '../views/node-json';
 
 export const DEFAULT_LIST_FIELDS = ['instance_uuid', 'maintenance', 'power_state', 'provision_state', 'uuid', 'name'];
 
-const INVALID_SORT_KEYS = ['properties', 'driver_info', 'extra', 'instance_info', 'driver_internal_info',
-  'clean_step', 'deploy_step', 'raid_config', 'target_raid_config', 'traits', 'network_data'];
-
 const VALID_FAULTS = ['power failure', 'clean failure', 'rescue abort failure'];
-
-/** Columns (and relationships) of Ironic 21.4.4's nodes model: a list `fields=` naming anything else is refused. */
-const MODEL_ATTRIBUTES = new Set(['created_at', 'updated_at', 'version', 'id', 'uuid', 'instance_uuid', 'name',
-  'chassis_id', 'power_state', 'target_power_state', 'provision_state', 'target_provision_state',
-  'provision_updated_at', 'last_error', 'instance_info', 'properties', 'driver', 'driver_info', 'driver_internal_info',
-  'clean_step', 'deploy_step', 'resource_class', 'raid_config', 'target_raid_config', 'reservation',
-  'conductor_affinity', 'conductor_group', 'maintenance', 'maintenance_reason', 'fault', 'console_enabled',
-  'inspection_finished_at', 'inspection_started_at', 'extra', 'automated_clean', 'protected', 'protected_reason',
-  'owner', 'lessee', 'allocation_id', 'description', 'bios_interface', 'boot_interface', 'console_interface',
-  'deploy_interface', 'inspect_interface', 'management_interface', 'network_interface', 'raid_interface',
-  'rescue_interface', 'retired', 'retired_reason', 'network_data', 'storage_interface', 'power_interface',
-  'vendor_interface', 'boot_mode', 'secure_boot', 'shard', 'traits', 'tags']);
 
 const FILTER_ARGS = ['chassis_uuid', 'instance_uuid', 'associated', 'maintenance', 'retired', 'provision_state',
   'marker', 'limit', 'sort_key', 'sort_dir', 'driver'];
@@ -198,7 +184,7 @@ export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, de
   const fields = detailPath ? null : returnFields(ctx, a.fields, a.detail, a.rawDetail, DEFAULT_LIST_FIELDS);
   const limit = validateLimit(ctx, a.limit);
   const sortDir = validateSortDir(a.sortDir);
-  if (INVALID_SORT_KEYS.includes(a.sortKey)) {
+  if (UNSORTABLE_FIELDS.includes(a.sortKey)) {
     throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
   }
   if (a.marker !== null) await nodesRepo.ensureExists(ctx.state.deps.db, a.marker);

@@ -6,6 +6,7 @@
 import { Invalid, InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import { UPDATE_ALLOWED_STATES } from '../../common/states';
 import type { NodeRecord } from '../../db/models';
+import { DICT_FIELDS, OBJECT_FIELDS, PATCH_ALLOWED_FIELDS } from '../../db/node-field-lists';
 import * as nodesRepo from '../../db/repositories/nodes';
 import { applyJsonPatch, PatchOp } from '../jsonpatch';
 import { baseUrl } from '../links';
@@ -23,28 +24,6 @@ import { hostOfTopic, loadNodeExtras } from '../views/node-extras';
 import { chassisIdForBody, checkNamesAcceptable } from './node-create';
 import { ClientSideError } from './node-errors';
 import { bodyOrEmpty, conductorTopic } from './node-actions/params';
-
-export const PATCH_ALLOWED_FIELDS = ['automated_clean', 'bios_interface', 'boot_interface', 'chassis_uuid',
-  'conductor_group', 'console_interface', 'deploy_interface', 'description', 'driver', 'driver_info', 'extra',
-  'inspect_interface', 'instance_info', 'instance_uuid', 'lessee', 'maintenance', 'management_interface', 'name',
-  'network_data', 'network_interface', 'owner', 'power_interface', 'properties', 'protected', 'protected_reason',
-  'raid_interface', 'rescue_interface', 'resource_class', 'retired', 'retired_reason', 'shard', 'storage_interface',
-  'vendor_interface'];
-
-/** The Node object fields of Ironic 21.4.4 (as_dict keys), besides traits. */
-const OBJECT_FIELDS = ['id', 'uuid', 'name', 'chassis_id', 'instance_uuid', 'driver', 'driver_info',
-  'driver_internal_info', 'clean_step', 'deploy_step', 'raid_config', 'target_raid_config', 'instance_info',
-  'properties', 'reservation', 'conductor_affinity', 'conductor_group', 'power_state', 'target_power_state',
-  'provision_state', 'provision_updated_at', 'target_provision_state', 'maintenance', 'maintenance_reason', 'fault',
-  'console_enabled', 'last_error', 'resource_class', 'inspection_finished_at', 'inspection_started_at', 'extra',
-  'automated_clean', 'protected', 'protected_reason', 'allocation_id', 'bios_interface', 'boot_interface',
-  'console_interface', 'deploy_interface', 'inspect_interface', 'management_interface', 'network_interface',
-  'power_interface', 'raid_interface', 'rescue_interface', 'storage_interface', 'vendor_interface', 'owner', 'lessee',
-  'description', 'retired', 'retired_reason', 'network_data', 'boot_mode', 'secure_boot', 'shard', 'created_at',
-  'updated_at'];
-
-const DICT_FIELDS = new Set(['driver_info', 'driver_internal_info', 'clean_step', 'deploy_step', 'raid_config',
-  'target_raid_config', 'instance_info', 'properties', 'extra', 'network_data']);
 
 function validatePatch(ctx: ApiContext, patch: PatchOp[], resetInterfaces: boolean | null): void {
   checkAllowedPatchFields(patch, PATCH_ALLOWED_FIELDS);

@@ -2,27 +2,23 @@
  * The policies a node PATCH needs, one per operation path, as NodesController._get_patch_policies
  * (Ironic 21.4.4) picks them; baremetal:node:update when any path has no rule of its own.
  */
-const INTERFACES = new Set(['bios', 'boot', 'console', 'deploy', 'inspect', 'management', 'network', 'power', 'raid',
-  'rescue', 'storage', 'vendor']);
+import { NODE_FIELD_REGISTRY, NodeFieldDecl, NodePatchPolicy } from '../../db/node-fields';
 
-const PREFIX_RULES: [string, string][] = [
-  ['/driver_info', 'baremetal:node:update:driver_info'],
-  ['/properties', 'baremetal:node:update:properties'],
-  ['/chassis_uuid', 'baremetal:node:update:chassis_uuid'],
-  ['/instance_uuid', 'baremetal:node:update:instance_uuid'],
-  ['/lessee', 'baremetal:node:update:lessee'],
-  ['/owner', 'baremetal:node:update:owner'],
-  ['/driver', 'baremetal:node:update:driver_interfaces'],
-];
+type Ruled = NodeFieldDecl & { policy: NodePatchPolicy };
 
-const LATER_RULES: [string, string][] = [
-  ['/network_data', 'baremetal:node:update:network_data'],
-  ['/conductor_group', 'baremetal:node:update:conductor_group'],
-  ['/name', 'baremetal:node:update:name'],
-  ['/retired', 'baremetal:node:update:retired'],
-  ['/shard', 'baremetal:node:update:shard'],
-  ['/maintenance', 'baremetal:node:set_maintenance'],
-];
+const RULED: readonly Ruled[] = NODE_FIELD_REGISTRY.filter((f): f is Ruled => f.policy !== undefined);
+const rulesFor = (match: NodePatchPolicy['match']): [string, string][] =>
+  RULED.filter((f) => f.policy.match === match).map((f) => [f.name, f.policy.rule]);
+
+/** Rules for the paths a false value disables something at (automated_clean). */
+const DISABLING_RULES = rulesFor('disabling').map(([field, rule]) => [`/${field}`, rule]);
+
+/** Rules by path prefix, longest first: Ironic tests /driver_info before /driver. */
+const PREFIX_RULES = rulesFor(undefined).map(([field, rule]) => [`/${field}`, rule]).sort(([a], [b]) => b.length - a.length);
+
+/** driver_base.ALL_INTERFACES as the paths name them (`<kind>_interface`), with their rule. */
+const INTERFACE_RULES: ReadonlyMap<string, string> = new Map(rulesFor('interface')
+  .map(([field, rule]) => [field.slice(0, -'_interface'.length), rule]));
 
 /** oslo strutils.bool_from_string(value, default=None) is False. */
 function isFalseString(value: unknown): boolean {
@@ -31,21 +27,18 @@ function isFalseString(value: unknown): boolean {
   return ['0', 'f', 'false', 'n', 'no', 'off'].includes(String(value).trim().toLowerCase());
 }
 
-function isInterfacePath(path: string): boolean {
+/** The rule of the driver interface a path names (bare, as Ironic's rsplit sees it), if it names one. */
+function interfaceRule(path: string): string | undefined {
   const bare = path.replace(/^\/+/, '');
   const cut = bare.lastIndexOf('_');
-  return cut >= 0 && bare.slice(cut + 1) === 'interface' && INTERFACES.has(bare.slice(0, cut));
+  return cut >= 0 && bare.slice(cut + 1) === 'interface' ? INTERFACE_RULES.get(bare.slice(0, cut)) : undefined;
 }
 
 function policyFor(op: { path: string; value?: unknown }): string | null {
   const { path } = op;
-  if (path.startsWith('/instance_info')) return 'baremetal:node:update_instance_info';
-  if (path.startsWith('/extra')) return 'baremetal:node:update_extra';
-  if (path.startsWith('/automated_clean') && isFalseString(op.value)) return 'baremetal:node:disable_cleaning';
+  for (const [prefix, rule] of DISABLING_RULES) if (path.startsWith(prefix) && isFalseString(op.value)) return rule;
   for (const [prefix, rule] of PREFIX_RULES) if (path.startsWith(prefix)) return rule;
-  if (isInterfacePath(path)) return 'baremetal:node:update:driver_interfaces';
-  for (const [prefix, rule] of LATER_RULES) if (path.startsWith(prefix)) return rule;
-  return null;
+  return interfaceRule(path) ?? null;
 }
 
 /** The rules to check, in Ironic's order; a body that is not a patch list gets the generic rule. */

@@ -4,18 +4,18 @@
  * "Redacted" texts unless the per-field rule (owner readers) grants them for that node.
  */
 import type { Database } from '../../db/connection';
+import { NODE_FIELD_REGISTRY, NodeFieldDecl, NodeRedaction } from '../../db/node-fields';
 import type { RequestAuth } from './scope';
 import type { PolicyTarget } from './check';
 
-const STRING_FIELDS: [string, string, string][] = [
-  ['last_error', 'baremetal:node:get:last_error', '** Value Redacted - Requires baremetal:node:get:last_error permission. **'],
-  ['reservation', 'baremetal:node:get:reservation', '** Redacted - requires baremetal:node:get:reservation permission. **'],
-];
-const DICT_FIELDS: [string, string, string][] = [
-  ['driver_internal_info', 'baremetal:node:get:driver_internal_info',
-    '** Redacted - Requires baremetal:node:get:driver_internal_info permission. **'],
-  ['driver_info', 'baremetal:node:get:driver_info', '** Redacted - requires baremetal:node:get:driver_info permission. **'],
-];
+/** [field, rule, text] of each field node_sanitize redacts (src/db/node-fields.ts). */
+type Redacted = [string, string, string];
+
+const redacted = (dict: boolean): Redacted[] => NODE_FIELD_REGISTRY
+  .filter((f): f is NodeFieldDecl & { redact: NodeRedaction } => f.redact !== undefined && (f.column === 'dict') === dict)
+  .map((f) => [f.name, f.redact.rule, f.redact.text]);
+const STRING_FIELDS = redacted(false);
+const DICT_FIELDS = redacted(true);
 
 type NodeBody = Record<string, unknown>;
 

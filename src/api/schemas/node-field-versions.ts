@@ -3,7 +3,7 @@
  * deploy template lists check `fields` against the node field versions).
  */
 import { NotAcceptable } from '../../common/errors';
-import { NODE_FIELD_VERSIONS } from '../views/node';
+import { NODE_FIELD_VERSIONS } from '../../db/node-field-lists';
 
 export function checkNodeVersionedFields(version: number, fields: readonly string[] | null): void {
   if (fields === null) return;

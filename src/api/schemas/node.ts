@@ -3,74 +3,49 @@
  * VIF and step schemas), plus the follow-up checks Ironic applies after the schema (args.boolean,
  * args.uuid on some fields). Declarative, so the API reference can be generated from them.
  */
-import { V } from '../versions';
+import { CONVERTED_FIELDS, CREATE_FIELDS, nodeField, PATCH_ONLY_FIELDS } from '../../db/node-field-lists';
+import type { NodeFieldDecl, NodeInput } from '../../db/node-fields';
 import * as args from './args';
 import type { Schema } from './jsonschema';
 import { STANDARD_TRAITS } from './node-standard-traits';
 import { NETWORK_DATA_SCHEMA } from './network-data';
 
-export const NODE_DESCRIPTION_MAX_LENGTH = 4096;
+const INPUT_SCHEMAS: Readonly<Record<NodeInput, Schema>> = {
+  str: { type: ['string', 'null'] },
+  'required-str': { type: 'string' },
+  boolish: { type: ['string', 'boolean', 'null'] },
+  dict: { type: ['object', 'null'] },
+  // null, {} or a whole network_data document (node_schema's anyOf).
+  'network-data': { anyOf: [{ type: 'null' }, { type: 'object', additionalProperties: false }, NETWORK_DATA_SCHEMA] },
+};
 
-const str: Schema = { type: ['string', 'null'] };
-const boolish: Schema = { type: ['string', 'boolean', 'null'] };
-const dict: Schema = { type: ['object', 'null'] };
+/** A field's node_schema property, with the version it needs (for the API reference). */
+function propertySchema(field: NodeFieldDecl): Schema {
+  return {
+    ...(field.input === undefined ? {} : INPUT_SCHEMAS[field.input]),
+    ...(field.maxLength === undefined ? {} : { maxLength: field.maxLength }),
+    ...(field.since === undefined ? {} : { minVersion: field.since }),
+  };
+}
+
+function propertiesOf(fields: readonly NodeFieldDecl[]): Record<string, Schema> {
+  return Object.fromEntries(fields.map((field) => [field.name, propertySchema(field)]));
+}
+
+export const NODE_DESCRIPTION_MAX_LENGTH = nodeField('description').maxLength as number;
 
 /** POST /v1/nodes body. Property order is Ironic's (it decides which error is reported first). */
 export const NODE_CREATE_SCHEMA: Schema = {
   type: 'object',
-  properties: {
-    automated_clean: { ...boolish, minVersion: V.AUTOMATED_CLEAN },
-    bios_interface: { ...str, minVersion: V.BIOS_INTERFACE },
-    boot_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
-    boot_mode: { ...str, minVersion: V.BOOT_MODE },
-    chassis_uuid: str,
-    conductor_group: { ...str, minVersion: V.CONDUCTOR_GROUP },
-    console_enabled: boolish,
-    console_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
-    deploy_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
-    description: { type: ['string', 'null'], maxLength: NODE_DESCRIPTION_MAX_LENGTH, minVersion: V.DESCRIPTION },
-    driver: { type: 'string' },
-    driver_info: dict,
-    extra: dict,
-    inspect_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
-    instance_info: dict,
-    instance_uuid: str,
-    lessee: { ...str, minVersion: V.LESSEE },
-    management_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
-    maintenance: boolish,
-    name: { ...str, minVersion: V.NODE_NAME },
-    // null, {} or a whole network_data document (node_schema's anyOf).
-    network_data: {
-      anyOf: [{ type: 'null' }, { type: 'object', additionalProperties: false }, NETWORK_DATA_SCHEMA],
-      minVersion: V.NETWORK_DATA,
-    },
-    network_interface: { ...str, minVersion: V.NETWORK_INTERFACE },
-    owner: { ...str, minVersion: V.OWNER },
-    power_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
-    properties: dict,
-    raid_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
-    rescue_interface: { ...str, minVersion: V.RESCUE_INTERFACE },
-    resource_class: { type: ['string', 'null'], maxLength: 80, minVersion: V.RESOURCE_CLASS },
-    retired: { ...boolish, minVersion: V.RETIRED },
-    retired_reason: { ...str, minVersion: V.RETIRED },
-    secure_boot: { ...boolish, minVersion: V.BOOT_MODE },
-    shard: { ...str, minVersion: V.SHARDS },
-    storage_interface: { ...str, minVersion: V.STORAGE_INTERFACE },
-    uuid: str,
-    vendor_interface: { ...str, minVersion: V.DYNAMIC_INTERFACES },
-  },
-  required: ['driver'],
+  properties: propertiesOf(CREATE_FIELDS),
+  required: CREATE_FIELDS.filter((field) => field.input === 'required-str').map((field) => field.name),
   additionalProperties: false,
 };
 
 /** The whole node after a PATCH is re-validated against this (create schema + protected fields). */
 export const NODE_PATCH_RESULT_SCHEMA: Schema = {
   ...NODE_CREATE_SCHEMA,
-  properties: {
-    ...NODE_CREATE_SCHEMA.properties,
-    protected: { ...boolish, minVersion: V.PROTECTED },
-    protected_reason: { ...str, minVersion: V.PROTECTED },
-  },
+  properties: { ...NODE_CREATE_SCHEMA.properties, ...propertiesOf(PATCH_ONLY_FIELDS) },
 };
 
 export const TRAIT_SCHEMA: Schema = {
@@ -142,16 +117,12 @@ export const CONFIGDRIVE_SCHEMA: Schema = {
   ],
 };
 
-const NODE_EXTRA_CHECKS: [string, 'bool' | 'uuid'][] = [['automated_clean', 'bool'], ['chassis_uuid', 'uuid'],
-  ['console_enabled', 'bool'], ['instance_uuid', 'uuid'], ['protected', 'bool'], ['maintenance', 'bool'],
-  ['retired', 'bool'], ['uuid', 'uuid']];
-
 /** NODE_VALIDATE_EXTRA: after the schema, these fields are converted/checked in this order. */
 export function validateNodeExtra(node: Record<string, unknown>): Record<string, unknown> {
   const out = { ...node };
-  for (const [field, kind] of NODE_EXTRA_CHECKS) {
-    if (!Object.hasOwn(out, field)) continue;
-    out[field] = kind === 'bool' ? args.boolean(field, out[field]) : args.uuid(field, out[field]);
+  for (const { name, convert } of CONVERTED_FIELDS) {
+    if (!Object.hasOwn(out, name)) continue;
+    out[name] = convert === 'bool' ? args.boolean(name, out[name]) : args.uuid(name, out[name]);
   }
   return out;
 }

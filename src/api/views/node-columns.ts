@@ -3,13 +3,12 @@
  * 65 columns for Nova's 11-field query dominated list time, while the view only touches the
  * requested fields plus what the links, extras (chassis, allocation, hash ring) and paging need.
  */
-import { TABLES } from '../../db/columns';
-import { NODE_FIELDS } from './node';
+import { NODE_COLUMN_KINDS, NODE_FIELDS } from '../../db/node-field-lists';
 
 /** Always read: identity and timestamps the view shows, and the inputs of the computed fields. */
 const ALWAYS = ['id', 'uuid', 'created_at', 'updated_at', 'chassis_id', 'allocation_id', 'driver', 'conductor_group'];
 
-const NODE_COLUMNS: ReadonlySet<string> = new Set(Object.keys(TABLES.nodes));
+const NODE_COLUMNS: ReadonlySet<string> = new Set(Object.keys(NODE_COLUMN_KINDS));
 const cache = new Map<string, readonly string[]>();
 
 /**

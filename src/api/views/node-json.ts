@@ -8,17 +8,17 @@
  * records and view dicts only to serialise them once.
  */
 import { decodeDate } from '../../db/codec';
-import { ColumnKind, TABLES } from '../../db/columns';
+import type { ColumnKind } from '../../db/columns';
+import { DICT_FIELDS, NODE_COLUMN_KINDS } from '../../db/node-field-lists';
 import { StoredJson } from '../../db/stored-json';
 import { selfAndBookmark } from '../links';
 import { asciiJson, jsonString, pyJsonDumps, pyJsonFragment } from '../pyjson';
 import { V } from '../versions';
-import { DICT_FIELDS, NodeViewExtras, NodeViewOptions, SUB_LINKS, subLinks, viewPlan } from './node';
+import { NodeViewExtras, NodeViewOptions, SUB_LINKS, subLinks, viewPlan } from './node';
 import { maskUrlCredentials } from '../../common/mask';
 import { hasFieldMask, maskNodeDict, storedDictNeedsMask } from './node-masking';
 import type { NodeRef } from './node-extras';
 import { isoformat } from './resource-dict';
-import { lookupTable } from '../../common/own-keys';
 
 export type NodeRow = readonly unknown[];
 
@@ -28,7 +28,6 @@ export interface NodeRowContext {
   traits: readonly string[] | null;
 }
 
-const NODE_KINDS: Readonly<Record<string, ColumnKind>> = lookupTable(TABLES.nodes);
 const MARK = `uuid-${Math.random().toString(36).slice(2)}`;
 
 function text(value: unknown): string {
@@ -144,7 +143,7 @@ const FORMATS: Readonly<Record<ColumnKind, (value: unknown) => string>> = {
 
 function columnFormat(field: string, version: number): (value: unknown) => string {
   if (field === 'provision_state') return provisionState(version);
-  const kind = NODE_KINDS[field];
+  const kind = NODE_COLUMN_KINDS[field];
   // Unset dict fields read as {} (node_convert_with_links); other JSON columns as null.
   if (kind === 'dict' || kind === 'list') return MASKED_DICTS.get(field) ?? list;
   return FORMATS[kind];

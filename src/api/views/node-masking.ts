@@ -8,6 +8,7 @@ import { pyTruthy } from '../../common/python/truthiness';
 import {
   jsonMayHoldUrlCredentials, jsonNamePrefilter, maskDictPassword, maskUrlCredentials, maskUrlsDeep, SANITIZE_KEYS, SECRET,
 } from '../../common/mask';
+import { NODE_FIELD_REGISTRY, NodeMask } from '../../db/node-fields';
 import { StoredJson } from '../../db/stored-json';
 
 export function maskInstanceInfo(info: Record<string, unknown>): Record<string, unknown> {
@@ -35,11 +36,15 @@ interface FieldMask {
 
 const identity: DictMask = (d) => d;
 
-const FIELD_MASKS: ReadonlyMap<string, FieldMask> = new Map([
-  ['driver_info', { mayChange: jsonNamePrefilter(SANITIZE_KEYS), mask: maskDictPassword }],
-  ['instance_info', { mayChange: jsonNamePrefilter([...SANITIZE_KEYS, 'image_url']), mask: maskInstanceInfo }],
-  ['driver_internal_info', { mayChange: jsonNamePrefilter(['agent_secret_token']), mask: maskDriverInternalInfo }],
-]);
+const MASKS: Readonly<Record<NodeMask, FieldMask>> = {
+  passwords: { mayChange: jsonNamePrefilter(SANITIZE_KEYS), mask: maskDictPassword },
+  'instance-secrets': { mayChange: jsonNamePrefilter([...SANITIZE_KEYS, 'image_url']), mask: maskInstanceInfo },
+  'agent-token': { mayChange: jsonNamePrefilter(['agent_secret_token']), mask: maskDriverInternalInfo },
+};
+
+/** Each field's own mask, as the node field registry names it. */
+const FIELD_MASKS: ReadonlyMap<string, FieldMask> = new Map(NODE_FIELD_REGISTRY
+  .flatMap((f) => (f.mask === undefined ? [] : [[f.name, MASKS[f.mask]] as const])));
 
 /** Other dict fields: only URLs are masked. */
 const URLS_ONLY: FieldMask = { mayChange: () => false, mask: identity };

@@ -10,46 +10,11 @@ import { Link, makeLink, selfAndBookmark } from '../links';
 import { V } from '../versions';
 import { maskNodeField } from './node-masking';
 import { isoformat } from './resource-dict';
-import { lookupTable } from '../../common/own-keys';
-
-/** _get_fields_for_node_query's valid_fields: the object fields shown, in Ironic's order. */
-export const NODE_FIELDS = ['automated_clean', 'bios_interface', 'boot_interface', 'boot_mode', 'clean_step',
-  'conductor_group', 'console_enabled', 'console_interface', 'deploy_interface', 'deploy_step', 'description',
-  'driver', 'driver_info', 'driver_internal_info', 'extra', 'fault', 'inspection_finished_at',
-  'inspection_started_at', 'inspect_interface', 'instance_info', 'instance_uuid', 'last_error', 'lessee',
-  'maintenance', 'maintenance_reason', 'management_interface', 'name', 'network_data', 'network_interface', 'owner',
-  'power_interface', 'power_state', 'properties', 'protected', 'protected_reason', 'provision_state',
-  'provision_updated_at', 'raid_config', 'raid_interface', 'rescue_interface', 'reservation', 'resource_class',
-  'retired', 'retired_reason', 'secure_boot', 'shard', 'storage_interface', 'target_power_state',
-  'target_provision_state', 'target_raid_config', 'traits', 'vendor_interface'] as const;
-
-/** Fields the API computes rather than reads from the node row. */
-export const API_FULFILLED_FIELDS = ['allocation_uuid', 'chassis_uuid', 'conductor'] as const;
-
-export const DICT_FIELDS: ReadonlySet<string> = new Set(['driver_info', 'driver_internal_info', 'clean_step', 'deploy_step', 'raid_config',
-  'target_raid_config', 'instance_info', 'properties', 'extra', 'network_data']);
-const DATE_FIELDS = new Set(['created_at', 'updated_at', 'provision_updated_at', 'inspection_started_at',
-  'inspection_finished_at']);
-
-/** utils.VERSIONED_FIELDS: the version each node field appeared in. */
-export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = lookupTable({
-  driver_internal_info: V.DRIVER_INTERNAL_INFO, name: V.NODE_NAME, inspection_finished_at: V.INSPECT_STATE,
-  inspection_started_at: V.INSPECT_STATE, clean_step: V.NODE_CLEAN, raid_config: V.RAID_CONFIG,
-  target_raid_config: V.RAID_CONFIG, network_interface: V.NETWORK_INTERFACE, resource_class: V.RESOURCE_CLASS,
-  storage_interface: V.STORAGE_INTERFACE, traits: V.NODE_TRAITS, rescue_interface: V.RESCUE_INTERFACE,
-  bios_interface: V.BIOS_INTERFACE, fault: V.FAULT, deploy_step: V.DEPLOY_STEP, conductor_group: V.CONDUCTOR_GROUP,
-  automated_clean: V.AUTOMATED_CLEAN, protected: V.PROTECTED, protected_reason: V.PROTECTED, conductor: V.CONDUCTORS,
-  owner: V.OWNER, description: V.DESCRIPTION, allocation_uuid: V.ALLOCATIONS, events: V.EVENTS, retired: V.RETIRED,
-  retired_reason: V.RETIRED, lessee: V.LESSEE, network_data: V.NETWORK_DATA, boot_mode: V.BOOT_MODE,
-  secure_boot: V.BOOT_MODE, shard: V.SHARDS, boot_interface: V.DYNAMIC_INTERFACES,
-  console_interface: V.DYNAMIC_INTERFACES, deploy_interface: V.DYNAMIC_INTERFACES,
-  inspect_interface: V.DYNAMIC_INTERFACES, management_interface: V.DYNAMIC_INTERFACES,
-  power_interface: V.DYNAMIC_INTERFACES, raid_interface: V.DYNAMIC_INTERFACES, vendor_interface: V.DYNAMIC_INTERFACES,
-});
+import { API_FULFILLED_FIELDS, DATE_FIELDS, DICT_FIELDS, NODE_FIELD_VERSIONS, NODE_FIELDS } from '../../db/node-field-lists';
 
 const disallowedByVersion = new Map<number, readonly string[]>();
 
-/** disallowed_fields(): the versioned fields the request's version does not know, in Ironic's order. */
+/** disallowed_fields(): the versioned fields the request's version does not know. */
 export function disallowedFields(version: number): readonly string[] {
   let fields = disallowedByVersion.get(version);
   if (!fields) {
@@ -98,7 +63,7 @@ export function objectFieldsFor(fields: readonly string[] | null): readonly stri
   for (const field of fields) {
     if (!KNOWN_FIELDS.has(field)) throw new Invalid(`Field ${field} is not a valid field.`);
   }
-  const result = fields.filter((f) => !(API_FULFILLED_FIELDS as readonly string[]).includes(f));
+  const result = fields.filter((f) => !API_FULFILLED_FIELDS.includes(f));
   objectFieldsCache.set(fields, result);
   return result;
 }

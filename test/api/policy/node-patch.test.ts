@@ -21,6 +21,15 @@ describe('node PATCH policies', () => {
     assert.deepEqual(nodePatchPolicies(ops(['/automated_clean', true])), ['baremetal:node:update']);
   });
 
+  it('matches by prefix as Ironic does, the longer prefix first, and interfaces only by their exact path', () => {
+    assert.deepEqual(nodePatchPolicies(ops(['/driver_internal_info'], ['/retired_reason'], ['/extrax'], ['/driver_info'])),
+      ['baremetal:node:update:driver_interfaces', 'baremetal:node:update:retired', 'baremetal:node:update_extra',
+        'baremetal:node:update:driver_info']);
+    assert.deepEqual(nodePatchPolicies(ops(['//boot_interface'], ['boot_interface'])),
+      ['baremetal:node:update:driver_interfaces', 'baremetal:node:update:driver_interfaces']);
+    assert.deepEqual(nodePatchPolicies(ops(['/boot_interface/x'])), ['baremetal:node:update']);
+  });
+
   it('adds the generic rule for paths without their own, and for empty patches', () => {
     assert.deepEqual(nodePatchPolicies(ops(['/name'], ['/description'])), ['baremetal:node:update:name', 'baremetal:node:update']);
     assert.deepEqual(nodePatchPolicies(ops(['/firmware_interface'])), ['baremetal:node:update']);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pyJsonDumps } from '../../../src/api/pyjson';
 import { nodeColumnsFor } from '../../../src/api/views/node-columns';
-import { NODE_FIELDS } from '../../../src/api/views/node';
+import { NODE_FIELDS } from '../../../src/db/node-field-lists';
 import { TABLES } from '../../../src/db/columns';
 
 test('Nova-style fields read only their columns plus what links, extras and the hash ring need', () => {
