@@ -41,7 +41,7 @@ function declaredNames(node) {
 export function readModule(root, file) {
   const text = fs.readFileSync(path.join(root, file), 'utf8');
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
-  const mod = { file, runtimeImports: new Set(), imports: [], namespaces: [], exports: [], reexportsAll: [], text };
+  const mod = { file, runtimeImports: new Set(), allImports: new Set(), imports: [], namespaces: [], exports: [], reexportsAll: [], text };
   for (const node of sf.statements) {
     if (ts.isImportDeclaration(node)) readImport(root, file, node, mod);
     else if (ts.isExportDeclaration(node)) readExport(root, file, node, mod);
@@ -58,6 +58,7 @@ function readImport(root, file, node, mod) {
   const named = bindings && ts.isNamedImports(bindings) ? bindings.elements : [];
   const typeOnly = clause?.isTypeOnly || (clause && !clause.name && named.length > 0 && named.every((e) => e.isTypeOnly));
   if (!typeOnly) mod.runtimeImports.add(target);
+  mod.allImports.add(target);
   for (const element of named) mod.imports.push({ target, name: (element.propertyName ?? element.name).text });
   if (bindings && ts.isNamespaceImport(bindings)) mod.namespaces.push({ target, alias: bindings.name.text });
   if (clause?.name) mod.imports.push({ target, name: 'default' });
@@ -74,6 +75,7 @@ function readExport(root, file, node, mod) {
   const target = resolve(root, file, node.moduleSpecifier.text);
   if (target === null) return;
   if (!node.isTypeOnly) mod.runtimeImports.add(target);
+  mod.allImports.add(target);
   if (!node.exportClause) mod.reexportsAll.push(target);
   else if (ts.isNamedExports(node.exportClause)) {
     for (const e of node.exportClause.elements) {

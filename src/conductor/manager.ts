@@ -20,10 +20,10 @@ import { inspectHardware } from './inspection';
 import * as mgmt from './management';
 import * as net from './network-ops';
 import * as nodes from './node-ops';
-import { changeNodePowerState } from './power';
+import { changeNodePowerState, nodePowerAction } from './power';
 import { doProvisioningAction } from './provisioning';
 import { doNodeRescue, doNodeUnrescue } from './rescue';
-import type { RingManager } from './ring-manager';
+import type { RingManager } from '../rpc/ring-manager';
 import { doNodeService } from './servicing';
 import { TaskManager } from './task-manager';
 import { doNodeTearDown } from './teardown';
@@ -34,7 +34,7 @@ export class ConductorManager implements ConductorApi {
   readonly tasks: TaskManager;
 
   constructor(readonly ctx: ConductorContext, private readonly rings: RingManager) {
-    this.tasks = new TaskManager(ctx);
+    this.tasks = new TaskManager(ctx, nodePowerAction);
   }
 
   topicFor(node: Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>): Promise<string> {

@@ -21,7 +21,7 @@ import { checkOrphanNodes, failTransientStates, syncLocalState } from './periodi
 import {
   checkCleanwaitTimeouts, checkDeployTimeouts, checkInspectWaitTimeouts, checkRescuewaitTimeouts, checkServicewaitTimeouts,
 } from './periodic/timeouts';
-import { RingManager } from './ring-manager';
+import { RingManager } from '../rpc/ring-manager';
 import { WorkerPool } from './worker-pool';
 
 export interface ConductorService {

@@ -10,7 +10,7 @@ import type { NodeRecord } from '../db/models';
 import * as nodes from '../db/repositories/nodes';
 import { portgroupsOfNode, portsOfNode } from '../db/repositories/conductor-port-queries';
 import type { ConductorContext } from './context';
-import { Task } from './task';
+import { PowerAction, Task } from './task';
 
 export interface AcquireOptions {
   shared?: boolean;
@@ -24,13 +24,13 @@ export interface AcquireOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class TaskManager {
-  constructor(private readonly ctx: ConductorContext) {}
+  constructor(private readonly ctx: ConductorContext, private readonly nodePowerAction: PowerAction) {}
 
   async acquire(ident: string | number, opts: AcquireOptions = {}): Promise<Task> {
     const shared = opts.shared ?? false;
     let node = await nodes.find(this.ctx.db, ident);
     if (!shared) node = await this.reserve(node.id, node.uuid, opts.retry ?? true);
-    const task = new Task(this.ctx, node, [], [], null, shared, opts.purpose ?? 'unspecified');
+    const task = new Task(this.ctx, node, [], [], null, shared, opts.purpose ?? 'unspecified', this.nodePowerAction);
     try {
       task.ports = await portsOfNode(this.ctx.db, node.id);
       task.portgroups = await portgroupsOfNode(this.ctx.db, node.id);

@@ -13,7 +13,6 @@ import { updatePortRow, updatePortgroupRow } from '../db/repositories/conductor-
 import type { ComposedDriver, DriverTask } from '../drivers/base';
 import type { ConductorContext } from './context';
 import { isStable, ProvisionMachine } from './fsm';
-import { nodePowerAction } from './power';
 
 export type SpawnedWork = (task: Task) => Promise<void>;
 /** Runs when spawning fails (no free worker): gets the error and the states before the event. */
@@ -26,6 +25,9 @@ export interface ProcessEventOptions {
   targetState?: string | null;
   lastError?: string | null;
 }
+
+/** conductor/power.ts's node_power_action, as a Task runs it. */
+export type PowerAction = (task: Task, newState: string, timeout?: number) => Promise<void>;
 
 export class Task implements DriverTask {
   private original: NodeRecord;
@@ -43,6 +45,8 @@ export class Task implements DriverTask {
     private driverOrNull: ComposedDriver | null,
     public shared: boolean,
     readonly purpose: string,
+    /** Injected: power.ts needs the Task type, so task.ts does not import it back. */
+    private readonly nodePowerAction: PowerAction,
   ) {
     this.original = structuredClone(node);
   }
@@ -100,9 +104,9 @@ export class Task implements DriverTask {
     this.original = structuredClone(this.node);
   }
 
-  /** Drivers' node_power_action (conductor/power.ts). */
+  /** Drivers' node_power_action (conductor/power.ts, given to the TaskManager). */
   powerAction(newState: string, timeout?: number): Promise<void> {
-    return nodePowerAction(this, newState, timeout);
+    return this.nodePowerAction(this, newState, timeout);
   }
 
   async updatePort(port: PortRecord, changes: Partial<PortRecord>): Promise<void> {

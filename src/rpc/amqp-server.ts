@@ -6,7 +6,7 @@
 import type * as amqp from 'amqplib';
 import type { Config } from '../conf/config';
 import { log } from '../common/log';
-import { MANAGER_TOPIC } from '../conductor/ring-manager';
+import { MANAGER_TOPIC } from './ring-manager';
 import type { ConductorApi } from './conductor-api';
 import { dispatch } from './dispatch';
 import { amqpUrl, ReconnectingAmqp } from './amqp-connection';

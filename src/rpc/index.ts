@@ -11,7 +11,7 @@ import * as connectorsRepo from '../db/repositories/volume-connectors';
 import * as targetsRepo from '../db/repositories/volume-targets';
 import * as nodes from '../db/repositories/nodes';
 import { findPort, findPortgroup } from '../db/repositories/conductor-port-queries';
-import { MANAGER_TOPIC, RingManager } from '../conductor/ring-manager';
+import { MANAGER_TOPIC, RingManager } from './ring-manager';
 import type { ConductorApi } from './conductor-api';
 import { AmqpCaller } from './amqp-client';
 import { serveAmqpRpc } from './amqp-server';

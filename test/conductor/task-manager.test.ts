@@ -1,5 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { nodePowerAction } from '../../src/conductor/power';
 import { TaskManager } from '../../src/conductor/task-manager';
 import { WorkerPool } from '../../src/conductor/worker-pool';
 import type { ConductorContext } from '../../src/conductor/context';
@@ -17,7 +18,7 @@ after(async () => {
 function manager(db: Database, host: string): TaskManager {
   const conf = makeConf(host, { conductor: { node_locked_retry_attempts: 1 } });
   const ctx: ConductorContext = { host, conf, db, registry: new DriverRegistry(conf), pool: new WorkerPool(4), conductorId: null };
-  return new TaskManager(ctx);
+  return new TaskManager(ctx, nodePowerAction);
 }
 
 async function lockRace(db: Database): Promise<void> {

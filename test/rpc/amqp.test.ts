@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startConductorService, ConductorService } from '../../src/conductor/service';
 import { createConductorClient, serveConductorRpc, ConductorClient } from '../../src/rpc';
-import { RingManager } from '../../src/conductor/ring-manager';
+import { RingManager } from '../../src/rpc/ring-manager';
 import { InvalidStateRequested, NodeTraitNotFound } from '../../src/common/errors';
 import { makeConf, sqliteDb, TempDb, waitForNode } from '../conductor/support';
 import { brokerAvailable, createVhost, dropConnections } from './broker';

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startConductorService, ConductorService } from '../../src/conductor/service';
 import { createConductorClient, serveConductorRpc, ConductorClient, RpcServer } from '../../src/rpc';
-import { RingManager } from '../../src/conductor/ring-manager';
+import { RingManager } from '../../src/rpc/ring-manager';
 import { InvalidStateRequested, IronicError, NodeTraitNotFound } from '../../src/common/errors';
 import { hashSync } from 'bcrypt';
 import type { Overrides } from '../../src/conf/config';

@@ -1,7 +1,7 @@
 /** What the transport tests share: a conductor that records its calls, and the hash-ring routing check. */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { RingManager } from '../../src/conductor/ring-manager';
+import type { RingManager } from '../../src/rpc/ring-manager';
 import type { Database } from '../../src/db/connection';
 import type { ConductorClient } from '../../src/rpc';
 import type { ConductorApi } from '../../src/rpc/conductor-api';

@@ -18,7 +18,7 @@ import type { ApiContext } from '../state';
 import { V } from '../versions';
 import { portgroupView } from '../views/portgroup';
 import { getPortgroupByIdent } from './portgroup-lookup';
-import { requirePortgroups } from './portgroups';
+import { requirePortgroups } from './portgroup-fields';
 
 class NodeNotFoundInBody extends NodeNotFound {
   override readonly code: number = 400;

@@ -23,21 +23,10 @@ import { sanitize } from '../views/resource-dict';
 import { getPortgroupByIdent } from './portgroup-lookup';
 import { createPortgroup, deletePortgroup, patchPortgroup } from './portgroups-write';
 import { listPorts } from './ports';
+import { checkAllowedPortgroupFields, requirePortgroups } from './portgroup-fields';
 
 const DEFAULT_FIELDS = ['uuid', 'address', 'name'];
 const INVALID_SORT_KEYS = ['extra', 'internal_info', 'properties'];
-
-export function requirePortgroups(ctx: ApiContext): void {
-  if (ctx.state.version < V.PORTGROUP) throw new NotFound();
-}
-
-/** check_allowed_portgroup_fields: mode/properties need 1.26. */
-export function checkAllowedPortgroupFields(ctx: ApiContext, fields: string[] | null): void {
-  if (fields === null) return;
-  if ((fields.includes('mode') || fields.includes('properties')) && ctx.state.version < V.PORTGROUP_MODE_PROPERTIES) {
-    throw new NotAcceptable();
-  }
-}
 
 interface ListArgs {
   node: string | null; address: string | null; marker: string | null; limit: number | null; sortKey: string;

@@ -23,7 +23,7 @@ import { LOCAL_LINK_SMART_NIC_VALIDATOR } from '../schemas/local-link';
 import type { ApiContext } from '../state';
 import { V } from '../versions';
 import { portView } from '../views/port';
-import { checkAllowedPortFields } from './ports';
+import { checkAllowedPortFields } from './port-fields';
 
 /** A 404 re-raised as 400 because the missing thing was named in the request body. */
 class PortgroupNotFoundInBody extends PortgroupNotFound {

@@ -8,7 +8,7 @@ import { log } from '../../common/log';
 import * as states from '../../common/states';
 import { NodeScanFilter, scanNodes } from '../../db/repositories/nodes';
 import type { ConductorManager } from '../manager';
-import type { RingManager } from '../ring-manager';
+import type { RingManager } from '../../rpc/ring-manager';
 import type { Task } from '../task';
 import { provisioningErrorHandler } from '../error-handlers';
 

@@ -11,7 +11,7 @@ import { withDeadline } from '../deadline';
 import { errorText } from '../error-handlers';
 import type { ConductorManager } from '../manager';
 import { nodePowerAction } from '../power';
-import type { RingManager } from '../ring-manager';
+import type { RingManager } from '../../rpc/ring-manager';
 import type { Task } from '../task';
 import { yieldToEventLoop } from './yield';
 import { cacheBootMode, cacheVendor } from '../node-cache';

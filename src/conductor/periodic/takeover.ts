@@ -14,7 +14,7 @@ import { offlineConductors } from '../../db/repositories/conductor-registry-quer
 import { cleaningErrorHandler } from '../error-handlers';
 import type { ConductorManager } from '../manager';
 import { doTakeover } from '../provisioning';
-import type { RingManager } from '../ring-manager';
+import type { RingManager } from '../../rpc/ring-manager';
 import type { Task } from '../task';
 import { failIfInState } from './fail-in-state';
 

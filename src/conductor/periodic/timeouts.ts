@@ -6,7 +6,7 @@ import * as states from '../../common/states';
 import { cleaningErrorHandler, deployingErrorHandler, servicingErrorHandler } from '../error-handlers';
 import type { ConductorManager } from '../manager';
 import { nodePowerAction } from '../power';
-import type { RingManager } from '../ring-manager';
+import type { RingManager } from '../../rpc/ring-manager';
 import type { Task } from '../task';
 import { failIfInState } from './fail-in-state';
 import { maskForEcho } from '../../common/mask';

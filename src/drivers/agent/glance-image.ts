@@ -9,7 +9,7 @@ import { glanceServiceFor } from '../../images/glance/client';
 import type { GlanceImageMeta } from '../../images/glance/image-meta';
 import { swiftTempUrl } from '../../images/glance/swift-temp-url';
 import type { DriverTask, JsonObject } from '../base';
-import { bootOption } from './deploy-steps';
+import { bootOption } from './boot-facts';
 
 export async function showGlanceImage(task: DriverTask, source: string): Promise<GlanceImageMeta> {
   return glanceServiceFor(task.ctx.conf).show(source);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { HashRing } from '../../src/conductor/hash-ring';
+import { HashRing } from '../../src/rpc/hash-ring';
 
 const HOSTS = ['conductor-a', 'conductor-b', 'cond.example.org'];
 const PYTHON = '/usr/bin/python3';
