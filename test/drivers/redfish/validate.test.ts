@@ -7,7 +7,7 @@ import { Config } from '../../../src/conf/config';
 import { embeddedDefaults } from '../../../src/conf/embedded';
 import { DriverRegistry } from '../../../src/drivers/registry';
 import type { NodeRecord } from '../../../src/db/models';
-import { parseRedfishDriverInfo, redfishClientOptions } from '../../../src/drivers/redfish-common';
+import { parseRedfishDriverInfo, redfishClientOptions } from '../../../src/drivers/redfish/common';
 import { driverInfo, Lab, redfishNode, startLab } from './support';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
