@@ -31,12 +31,12 @@ import { createNoInspect } from './inspect/no-inspect';
 import { createRedfishInspect } from './redfish/inspect';
 import { createFakeManagement } from './management/fake';
 import { createNoopManagement } from './management/noop';
-import { createIpmitoolManagement } from './management/ipmitool';
+import { createIpmitoolManagement } from './ipmi/management';
 import { createRedfishManagement } from './redfish/management';
 import { createFlatNetwork } from './network/flat';
 import { createNoopNetwork } from './network/noop';
 import { createFakePower } from './power/fake';
-import { createIpmitoolPower } from './power/ipmitool';
+import { createIpmitoolPower } from './ipmi/power';
 import { createRedfishPower } from './redfish/power';
 import { createSnmpPower } from './power/snmp';
 import { createFakeRaid } from './raid/fake';
@@ -49,7 +49,7 @@ import { createNoopStorage } from './storage/noop';
 import { createFakeVendor } from './vendor/fake';
 import { createNoVendor } from './vendor/no-vendor';
 import { createRedfishVendor } from './redfish/vendor';
-import { createIpmitoolVendor } from './vendor/ipmitool';
+import { createIpmitoolVendor } from './ipmi/vendor';
 
 export type InterfaceFactory = () => BaseInterface;
 

@@ -4,7 +4,7 @@ import { Config } from '../../../src/conf/config';
 import { embeddedDefaults } from '../../../src/conf/embedded';
 import type { NodeRecord } from '../../../src/db/models';
 import { DriverRegistry } from '../../../src/drivers/registry';
-import { IPMI_PROPERTIES, ipmiClientOptions, parseIpmiDriverInfo } from '../../../src/drivers/ipmi-common';
+import { IPMI_PROPERTIES, ipmiClientOptions, parseIpmiDriverInfo } from '../../../src/drivers/ipmi/common';
 import { driverInfo, ipmiNode, Lab, startLab } from './support';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
