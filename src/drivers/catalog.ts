@@ -38,7 +38,7 @@ import { createNoopNetwork } from './network/noop';
 import { createFakePower } from './power/fake';
 import { createIpmitoolPower } from './ipmi/power';
 import { createRedfishPower } from './redfish/power';
-import { createSnmpPower } from './power/snmp';
+import { createSnmpPower } from './snmp/power';
 import { createFakeRaid } from './raid/fake';
 import { createNoRaid } from './raid/no-raid';
 import { createAgentRescue } from './rescue/agent';

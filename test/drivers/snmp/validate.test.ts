@@ -4,8 +4,8 @@ import { Config } from '../../../src/conf/config';
 import { embeddedDefaults } from '../../../src/conf/embedded';
 import type { NodeRecord } from '../../../src/db/models';
 import { DriverRegistry } from '../../../src/drivers/registry';
-import { parseSnmpDriverInfo, SNMP_PROPERTIES } from '../../../src/drivers/snmp-common';
-import { pduForSystemId } from '../../../src/drivers/snmp-pdus';
+import { parseSnmpDriverInfo, SNMP_PROPERTIES } from '../../../src/drivers/snmp/common';
+import { pduForSystemId } from '../../../src/drivers/snmp/pdus';
 import { Lab, snmpNode, startLab, withTask } from './support';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
