@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Config } from '../../../src/conf/config';
 import { embeddedDefaults } from '../../../src/conf/embedded';
 import type { NodeRecord } from '../../../src/db/models';
-import { DriverRegistry } from '../../../src/drivers/registry';
+import { DriverFactory } from '../../../src/drivers/driver-factory';
 import { parseSnmpDriverInfo, SNMP_PROPERTIES } from '../../../src/drivers/snmp/common';
 import { pduForSystemId } from '../../../src/drivers/snmp/pdus';
 import { Lab, snmpNode, startLab, withTask } from './support';
@@ -77,14 +77,14 @@ describe('snmp driver_info', { timeout: 45000 }, () => {
 });
 
 test('the snmp hardware type in the embedded configuration: defaults and properties', () => {
-  const registry = new DriverRegistry(new Config([], embeddedDefaults('/tmp')));
-  const { defaults } = registry.describeHardwareType('snmp');
+  const factory = new DriverFactory(new Config([], embeddedDefaults('/tmp')));
+  const { defaults } = factory.describeHardwareType('snmp');
   assert.equal(defaults.power, 'snmp');
   // noop management is not enabled there; fake is SNMPHardware's other choice.
   assert.equal(defaults.management, 'fake');
   assert.equal(defaults.boot, 'fake');
   assert.equal(defaults.deploy, 'fake');
-  const props = registry.driverProperties('snmp');
+  const props = factory.driverProperties('snmp');
   for (const [key, text] of Object.entries(SNMP_PROPERTIES)) assert.equal(props[key], text);
   assert.equal(Object.keys(SNMP_PROPERTIES).length, 16);
 });
