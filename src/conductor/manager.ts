@@ -212,11 +212,11 @@ export class ConductorManager implements ConductorApi {
   }
 
   async getDriverProperties(driverName: string): Promise<Record<string, string>> {
-    return this.ctx.registry.driverProperties(driverName);
+    return this.ctx.driverFactory.driverProperties(driverName);
   }
 
   async getRaidLogicalDiskProperties(driverName: string): Promise<Record<string, string>> {
-    return this.ctx.registry.raidLogicalDiskProperties(driverName);
+    return this.ctx.driverFactory.raidLogicalDiskProperties(driverName);
   }
 
   getSupportedIndicators(nodeUuid: string): Promise<Record<string, Record<string, IndicatorFields>>> {

@@ -23,7 +23,7 @@ export async function createNode(ctx: ConductorContext, values: Partial<NodeReco
   const node = {
     uuid: randomUUID(), provision_state: states.ENROLL, version: '1.37', ...fields,
   } as NodeRecord;
-  ctx.registry.checkAndUpdateNodeInterfaces(node);
+  ctx.driverFactory.checkAndUpdateNodeInterfaces(node);
   return nodesRepo.create(ctx.db, node, traits ?? []);
 }
 
@@ -80,7 +80,7 @@ export async function updateNode(ctx: ConductorContext, tasks: TaskManager, node
       }
       checkInterfaces = true;
     }
-    if (checkInterfaces) ctx.registry.checkAndUpdateNodeInterfaces(node);
+    if (checkInterfaces) ctx.driverFactory.checkAndUpdateNodeInterfaces(node);
     task.node = node;
     await task.saveNode();
     return node;

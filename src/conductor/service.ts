@@ -10,7 +10,7 @@ import { clearTargetPowerStateOf, releaseAllFor } from '../db/repositories/nodes
 import { registerConductor, touchConductor, unregisterConductor } from '../db/repositories/conductor-registry-queries';
 import { log } from '../common/log';
 import type { ConductorApi } from '../rpc/conductor-api';
-import { DriverRegistry } from '../drivers/registry';
+import { DriverFactory } from '../drivers/driver-factory';
 import { startBootServers, type BootServers } from './boot-servers';
 import type { ConductorContext } from './context';
 import { ConductorManager } from './manager';
@@ -56,16 +56,16 @@ function periodicTasks(conf: Config, db: Database, manager: ConductorManager, ri
 export async function startConductorService(opts: { conf: Config; db: Database }): Promise<ConductorService> {
   const { conf, db } = opts;
   const host = conf.str('DEFAULT', 'host');
-  const registry = new DriverRegistry(conf);
+  const driverFactory = new DriverFactory(conf);
   const bootServers = await startBootServers(conf);
   const ctx: ConductorContext = {
-    host, conf, db, registry, pool: new WorkerPool(conf.int('conductor', 'workers_pool_size')), conductorId: null,
+    host, conf, db, driverFactory, pool: new WorkerPool(conf.int('conductor', 'workers_pool_size')), conductorId: null,
   };
   // A restarted conductor owns nothing: drop its stale locks and pending power operations first.
   await clearTargetPowerStateOf(db, host, 'Pending power operation was aborted due to conductor restart');
   await releaseAllFor(db, host);
   ctx.conductorId = await registerConductor(db, host, conf.str('conductor', 'conductor_group'),
-    registry.hardwareTypeNames, registry.conductorInterfaceRows());
+    driverFactory.hardwareTypeNames, driverFactory.conductorInterfaceRows());
   const rings = new RingManager(conf, db);
   const manager = new ConductorManager(ctx, rings);
   const powerSync = new PowerSync(manager, rings);

@@ -52,7 +52,7 @@ export class Task implements DriverTask {
   }
 
   get driver(): ComposedDriver {
-    if (!this.driverOrNull) this.driverOrNull = this.ctx.registry.buildDriver(this.node);
+    if (!this.driverOrNull) this.driverOrNull = this.ctx.driverFactory.buildDriver(this.node);
     return this.driverOrNull;
   }
 

@@ -4,7 +4,7 @@ import { nodePowerAction } from '../../src/conductor/power';
 import { TaskManager } from '../../src/conductor/task-manager';
 import { WorkerPool } from '../../src/conductor/worker-pool';
 import type { ConductorContext } from '../../src/conductor/context';
-import { DriverRegistry } from '../../src/drivers/registry';
+import { DriverFactory } from '../../src/drivers/driver-factory';
 import { NodeLocked } from '../../src/common/errors';
 import type { Database } from '../../src/db/connection';
 import * as nodes from '../../src/db/repositories/nodes';
@@ -17,7 +17,7 @@ after(async () => {
 
 function manager(db: Database, host: string): TaskManager {
   const conf = makeConf(host, { conductor: { node_locked_retry_attempts: 1 } });
-  const ctx: ConductorContext = { host, conf, db, registry: new DriverRegistry(conf), pool: new WorkerPool(4), conductorId: null };
+  const ctx: ConductorContext = { host, conf, db, driverFactory: new DriverFactory(conf), pool: new WorkerPool(4), conductorId: null };
   return new TaskManager(ctx, nodePowerAction);
 }
 

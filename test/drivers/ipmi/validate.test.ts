@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { Config } from '../../../src/conf/config';
 import { embeddedDefaults } from '../../../src/conf/embedded';
 import type { NodeRecord } from '../../../src/db/models';
-import { DriverRegistry } from '../../../src/drivers/registry';
-import { IPMI_PROPERTIES, ipmiClientOptions, parseIpmiDriverInfo } from '../../../src/drivers/ipmi-common';
+import { DriverFactory } from '../../../src/drivers/driver-factory';
+import { IPMI_PROPERTIES, ipmiClientOptions, parseIpmiDriverInfo } from '../../../src/drivers/ipmi/common';
 import { driverInfo, ipmiNode, Lab, startLab } from './support';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
@@ -70,14 +70,14 @@ test('good driver_info: Python int() of ports, defaults, bridging numbers, force
 });
 
 test('the ipmi hardware type: defaults, properties, and in the embedded configuration', () => {
-  const registry = new DriverRegistry(new Config([], embeddedDefaults('/tmp')));
-  const { defaults, enabled } = registry.describeHardwareType('ipmi');
+  const factory = new DriverFactory(new Config([], embeddedDefaults('/tmp')));
+  const { defaults, enabled } = factory.describeHardwareType('ipmi');
   assert.equal(defaults.power, 'ipmitool');
   assert.equal(defaults.management, 'ipmitool');
   assert.equal(defaults.vendor, 'ipmitool');
   assert.equal(defaults.console, 'no-console');
   assert.deepEqual(enabled.management, ['ipmitool']);
-  const props = registry.driverProperties('ipmi');
+  const props = factory.driverProperties('ipmi');
   for (const [key, text] of Object.entries(IPMI_PROPERTIES)) assert.equal(props[key], text);
   assert.equal(props.ipmi_address, 'IP address or hostname of the node. Required.');
   assert.equal(Object.keys(IPMI_PROPERTIES).length, 16);

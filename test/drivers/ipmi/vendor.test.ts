@@ -1,6 +1,6 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { IpmitoolVendor } from '../../../src/drivers/vendor/ipmitool';
+import type { IpmitoolVendor } from '../../../src/drivers/ipmi/vendor';
 import { waitForNode } from '../../conductor/support';
 import { ipmiNode, Lab, MODES, startLab, withTask } from './support';
 

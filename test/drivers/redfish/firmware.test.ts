@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as firmwareRows from '../../../src/db/repositories/firmware';
 import type { FirmwareInterface } from '../../../src/drivers/base';
-import { createRedfishFirmware } from '../../../src/drivers/firmware/redfish';
+import { createRedfishFirmware } from '../../../src/drivers/redfish/firmware';
 import { Lab, redfishNode, startLab, withTask } from './support';
 
 let lab: Lab;

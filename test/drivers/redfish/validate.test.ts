@@ -5,9 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Config } from '../../../src/conf/config';
 import { embeddedDefaults } from '../../../src/conf/embedded';
-import { DriverRegistry } from '../../../src/drivers/registry';
+import { DriverFactory } from '../../../src/drivers/driver-factory';
 import type { NodeRecord } from '../../../src/db/models';
-import { parseRedfishDriverInfo, redfishClientOptions } from '../../../src/drivers/redfish-common';
+import { parseRedfishDriverInfo, redfishClientOptions } from '../../../src/drivers/redfish/common';
 import { driverInfo, Lab, redfishNode, startLab } from './support';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
@@ -102,9 +102,9 @@ test('driver defaults for a redfish node', async () => {
 });
 
 test('the embedded default enables redfish with a valid default for every interface', () => {
-  const registry = new DriverRegistry(new Config([], embeddedDefaults(os.tmpdir())));
-  assert.ok(registry.hardwareTypeNames.includes('redfish'));
-  const { defaults } = registry.describeHardwareType('redfish');
+  const factory = new DriverFactory(new Config([], embeddedDefaults(os.tmpdir())));
+  assert.ok(factory.hardwareTypeNames.includes('redfish'));
+  const { defaults } = factory.describeHardwareType('redfish');
   assert.deepEqual(
     [defaults.power, defaults.management, defaults.boot, defaults.bios, defaults.inspect, defaults.deploy],
     ['redfish', 'redfish', 'redfish-virtual-media', 'redfish', 'redfish', 'fake'],

@@ -1,7 +1,7 @@
 /**
  * PDU models as the test agent plays them, written from the vendors' MIBs as Ironic 21.4.4's
  * drivers/modules/snmp.py describes them (SNMPDriver* classes), independently of
- * src/drivers/snmp-pdus.ts so a wrong OID or value there makes the tests fail.
+ * src/drivers/snmp/pdus.ts so a wrong OID or value there makes the tests fail.
  */
 const E = '1.3.6.1.4.1';
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { Config } from '../../../src/conf/config';
 import { embeddedDefaults } from '../../../src/conf/embedded';
 import type { NodeRecord } from '../../../src/db/models';
-import { DriverRegistry } from '../../../src/drivers/registry';
-import { parseSnmpDriverInfo, SNMP_PROPERTIES } from '../../../src/drivers/snmp-common';
-import { pduForSystemId } from '../../../src/drivers/snmp-pdus';
+import { DriverFactory } from '../../../src/drivers/driver-factory';
+import { parseSnmpDriverInfo, SNMP_PROPERTIES } from '../../../src/drivers/snmp/common';
+import { pduForSystemId } from '../../../src/drivers/snmp/pdus';
 import { Lab, snmpNode, startLab, withTask } from './support';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
@@ -77,14 +77,14 @@ describe('snmp driver_info', { timeout: 45000 }, () => {
 });
 
 test('the snmp hardware type in the embedded configuration: defaults and properties', () => {
-  const registry = new DriverRegistry(new Config([], embeddedDefaults('/tmp')));
-  const { defaults } = registry.describeHardwareType('snmp');
+  const factory = new DriverFactory(new Config([], embeddedDefaults('/tmp')));
+  const { defaults } = factory.describeHardwareType('snmp');
   assert.equal(defaults.power, 'snmp');
   // noop management is not enabled there; fake is SNMPHardware's other choice.
   assert.equal(defaults.management, 'fake');
   assert.equal(defaults.boot, 'fake');
   assert.equal(defaults.deploy, 'fake');
-  const props = registry.driverProperties('snmp');
+  const props = factory.driverProperties('snmp');
   for (const [key, text] of Object.entries(SNMP_PROPERTIES)) assert.equal(props[key], text);
   assert.equal(Object.keys(SNMP_PROPERTIES).length, 16);
 });

@@ -6,7 +6,7 @@
 import { MissingParameterValue, RedfishError } from '../../common/errors';
 import type { JsonObject } from '../../protocols/redfish';
 import type { DriverTask, IndicatorInfo, ManagementInterface, SupportedIndicators } from '../base';
-import { RedfishSession, connectRedfish, redfishAction } from '../redfish-common';
+import { RedfishSession, connectRedfish, redfishAction } from './common';
 import { lookupTable } from '../../common/own-keys';
 
 const TO_IRONIC: Readonly<Record<string, string>> = lookupTable({ Lit: 'on', Off: 'off', Blinking: 'blinking', Unknown: 'unknown' });

@@ -30,7 +30,7 @@ export interface HardwareInterfaceRow {
   default: boolean;
 }
 
-export class DriverRegistry {
+export class DriverFactory {
   private readonly instances = new Map<string, BaseInterface>();
   private readonly enabledByKind = new Map<InterfaceKind, string[]>();
   readonly hardwareTypeNames: string[];

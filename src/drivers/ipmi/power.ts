@@ -8,7 +8,7 @@ import { log } from '../../common/log';
 import * as states from '../../common/states';
 import type { IpmiPowerClient } from '../../protocols/ipmi';
 import type { DriverTask, PowerInterface } from '../base';
-import { IPMI_PROPERTIES, ipmiCall, parseIpmiDriverInfo } from '../ipmi-common';
+import { IPMI_PROPERTIES, ipmiCall, parseIpmiDriverInfo } from './common';
 
 type Action = 'on' | 'off' | 'soft';
 

@@ -8,7 +8,7 @@
 import { InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import * as states from '../../common/states';
 import type { BootInterface, DriverTask } from '../base';
-import { connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
+import { connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
 import { lookupTable } from '../../common/own-keys';
 
 const PROPERTIES: Readonly<Record<string, string>> = lookupTable({

@@ -11,7 +11,7 @@ import * as biosSettings from '../../db/repositories/bios';
 import * as redfish from '../../protocols/redfish';
 import type { BiosInterface, DriverTask, JsonObject, StepResult } from '../base';
 import { declareSteps, type DeclaredStep } from '../declared-steps';
-import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
+import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
 
 /** The bios_settings column is a string: values are stored the way Python's str() prints them. */
 function storedValue(value: redfish.BiosValue): string | null {

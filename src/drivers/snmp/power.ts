@@ -8,8 +8,8 @@ import { log } from '../../common/log';
 import * as states from '../../common/states';
 import type { SnmpClient } from '../../protocols/snmp';
 import type { DriverTask, PowerInterface } from '../base';
-import { createSnmpClient, parseSnmpDriverInfo, snmpCall, SNMP_PROPERTIES, type SnmpDriverInfo } from '../snmp-common';
-import { PDU_MODELS, pduForSystemId, type PduModel } from '../snmp-pdus';
+import { createSnmpClient, parseSnmpDriverInfo, snmpCall, SNMP_PROPERTIES, type SnmpDriverInfo } from './common';
+import { PDU_MODELS, pduForSystemId, type PduModel } from './pdus';
 
 /** SNMPDriverBase.retry_interval. */
 const POLL_INTERVAL_MS = 1000;

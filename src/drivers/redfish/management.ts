@@ -10,8 +10,8 @@ import * as redfish from '../../protocols/redfish';
 import type { DriverTask, ManagementInterface } from '../base';
 import {
   REDFISH_PROPERTIES, connectRedfish, describeRedfishFailure, parseRedfishDriverInfo, redfishAction,
-} from '../redfish-common';
-import { REDFISH_INDICATOR_METHODS } from './redfish-indicators';
+} from './common';
+import { REDFISH_INDICATOR_METHODS } from './indicators';
 import { lookupTable } from '../../common/own-keys';
 
 const BOOT_DEVICE: Readonly<Record<string, string>> = lookupTable({ Pxe: 'pxe', Hdd: 'disk', Cd: 'cdrom', BiosSetup: 'bios' });

@@ -10,8 +10,8 @@ import type { Config } from '../../conf/config';
 import type { NodeRecord } from '../../db/models';
 import type { BootDevice } from '../../protocols/ipmi';
 import type { DriverTask, ManagementInterface } from '../base';
-import { IPMI_PROPERTIES, boolFromString, ipmiCall, parseIpmiDriverInfo } from '../ipmi-common';
-import { UNSUPPORTED_BOOT_MODE_METHODS } from './base-unsupported';
+import { IPMI_PROPERTIES, boolFromString, ipmiCall, parseIpmiDriverInfo } from './common';
+import { UNSUPPORTED_BOOT_MODE_METHODS } from '../management/base-unsupported';
 import { lookupTable } from '../../common/own-keys';
 
 /** BOOT_DEVICE_HEXA_MAP: boot flags data 2 for each device (selector bits 5:2). */

@@ -8,14 +8,14 @@ import { statSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import {
   InvalidParameterValue, MissingParameterValue, RedfishConnectionError, RedfishError,
-} from '../common/errors';
-import { pyStr } from '../common/python/str';
-import { pyTruthy } from '../common/python/truthiness';
-import type { Config } from '../conf/config';
-import type { NodeRecord } from '../db/models';
-import * as redfish from '../protocols/redfish';
-import type { DriverTask } from './base';
-import { lookupTable } from '../common/own-keys';
+} from '../../common/errors';
+import { pyStr } from '../../common/python/str';
+import { pyTruthy } from '../../common/python/truthiness';
+import type { Config } from '../../conf/config';
+import type { NodeRecord } from '../../db/models';
+import * as redfish from '../../protocols/redfish';
+import type { DriverTask } from '../base';
+import { lookupTable } from '../../common/own-keys';
 
 export const REDFISH_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   redfish_address: 'The URL address to the Redfish controller. It must include the authority portion of the URL. ' +

@@ -3,17 +3,17 @@
  * and validated with Ironic's messages and order, the client timed by [snmp]udp_transport_*, and
  * protocol failures turned into SNMPFailure.
  */
-import { InvalidParameterValue, MissingParameterValue, SNMPFailure } from '../common/errors';
-import { log } from '../common/log';
-import { pyInt } from '../common/python/int';
-import { pyRepr } from '../common/python/repr';
-import { pyStr } from '../common/python/str';
-import { pyTruthy } from '../common/python/truthiness';
-import type { Config } from '../conf/config';
-import type { NodeRecord } from '../db/models';
-import * as snmp from '../protocols/snmp';
-import { PDU_DRIVER_NAMES } from './snmp-pdus';
-import { lookupTable } from '../common/own-keys';
+import { InvalidParameterValue, MissingParameterValue, SNMPFailure } from '../../common/errors';
+import { log } from '../../common/log';
+import { pyInt } from '../../common/python/int';
+import { pyRepr } from '../../common/python/repr';
+import { pyStr } from '../../common/python/str';
+import { pyTruthy } from '../../common/python/truthiness';
+import type { Config } from '../../conf/config';
+import type { NodeRecord } from '../../db/models';
+import * as snmp from '../../protocols/snmp';
+import { PDU_DRIVER_NAMES } from './pdus';
+import { lookupTable } from '../../common/own-keys';
 
 const VERSIONS = ['1', '2c', '3'];
 const DEFAULT_PORT = 161;

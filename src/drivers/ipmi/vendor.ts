@@ -4,8 +4,8 @@
  */
 import { InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import type { DriverTask, JsonObject, VendorInterface } from '../base';
-import { IPMI_PROPERTIES, boolFromString, ipmiCall, parseIpmiDriverInfo } from '../ipmi-common';
-import { sendRaw } from '../management/ipmitool';
+import { IPMI_PROPERTIES, boolFromString, ipmiCall, parseIpmiDriverInfo } from './common';
+import { sendRaw } from './management';
 
 /** App netfn Cold Reset / Warm Reset (IPMI 2.0 section 20.2, 20.3). */
 const NETFN_APP = 0x06;

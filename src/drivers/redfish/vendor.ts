@@ -4,7 +4,7 @@
  */
 import { InvalidParameterValue, RedfishError } from '../../common/errors';
 import type { VendorInterface } from '../base';
-import { connectRedfish, redfishAction } from '../redfish-common';
+import { connectRedfish, redfishAction } from './common';
 import { lookupTable } from '../../common/own-keys';
 
 /** The boot_device words Ironic documents, as Redfish MediaTypes. */

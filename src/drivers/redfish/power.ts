@@ -7,8 +7,8 @@ import { InvalidParameterValue, PowerStateFailure } from '../../common/errors';
 import * as states from '../../common/states';
 import type { RedfishClient, ResetType } from '../../protocols/redfish';
 import type { DriverTask, PowerInterface } from '../base';
-import { restoreBootDevice } from '../management/redfish';
-import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
+import { restoreBootDevice } from './management';
+import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
 import { lookupTable } from '../../common/own-keys';
 
 const GET_POWER_STATE: Readonly<Record<string, string>> = lookupTable({

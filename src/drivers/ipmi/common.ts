@@ -4,17 +4,17 @@
  * (built-in RMCP+ client or Debian's ipmitool), commands spaced by [ipmi]min_command_interval,
  * retried and bounded by [ipmi]command_retry_timeout, and failures turned into IPMIFailure.
  */
-import { IPMIFailure, InvalidParameterValue, MissingParameterValue } from '../common/errors';
-import { log } from '../common/log';
-import { pyInt } from '../common/python/int';
-import { pyRepr } from '../common/python/repr';
-import { pyStr } from '../common/python/str';
-import { pyTruthy } from '../common/python/truthiness';
-import type { Config } from '../conf/config';
-import type { NodeRecord } from '../db/models';
-import * as ipmi from '../protocols/ipmi';
-import type { DriverTask } from './base';
-import { lookupTable } from '../common/own-keys';
+import { IPMIFailure, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
+import { log } from '../../common/log';
+import { pyInt } from '../../common/python/int';
+import { pyRepr } from '../../common/python/repr';
+import { pyStr } from '../../common/python/str';
+import { pyTruthy } from '../../common/python/truthiness';
+import type { Config } from '../../conf/config';
+import type { NodeRecord } from '../../db/models';
+import * as ipmi from '../../protocols/ipmi';
+import type { DriverTask } from '../base';
+import { lookupTable } from '../../common/own-keys';
 
 const VALID_PRIV_LEVELS = ['ADMINISTRATOR', 'CALLBACK', 'OPERATOR', 'USER'];
 const VALID_PROTO_VERSIONS = ['2.0', '1.5'];

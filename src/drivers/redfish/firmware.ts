@@ -10,7 +10,7 @@ import * as firmwareRows from '../../db/repositories/firmware';
 import type { RedfishClient } from '../../protocols/redfish';
 import type { DriverTask, FirmwareInterface, JsonObject, StepResult } from '../base';
 import { declareSteps, type DeclaredStep } from '../declared-steps';
-import { REDFISH_PROPERTIES, RedfishSession, connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
+import { REDFISH_PROPERTIES, RedfishSession, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
 
 const COMPONENTS = ['bios', 'bmc'] as const;
 type Component = (typeof COMPONENTS)[number];

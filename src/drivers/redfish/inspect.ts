@@ -10,7 +10,7 @@ import { getByAddress } from '../../db/repositories/ports';
 import { insertPort } from '../../db/repositories/conductor-port-queries';
 import * as redfish from '../../protocols/redfish';
 import type { DriverTask, InspectInterface, JsonObject } from '../base';
-import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from '../redfish-common';
+import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
 import { lookupTable } from '../../common/own-keys';
 
 const CPU_ARCH: Readonly<Record<string, string>> = lookupTable({ x86: 'x86_64', 'IA-64': 'ia64', ARM: 'arm', MIPS: 'mips', OEM: 'oem' });
