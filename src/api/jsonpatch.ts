@@ -17,7 +17,29 @@ export interface PatchOp {
 type Json = unknown;
 type Container = Record<string, Json> | Json[];
 
+/**
+ * How a stored value at `path` of the document is shown in a message: stored secrets must be
+ * masked as the resource's views mask them. `root` is the document as the failing op found it.
+ */
+export type EchoMask = (path: readonly string[], value: Json, root: Json) => Json;
+
+const maskByKey: EchoMask = (path, value) => maskForEcho(value, path.length > 0 ? path[path.length - 1] : undefined);
+
 class Conflict extends Error {}
+
+/** A missing member: the message shows its container, masked by the caller's EchoMask. */
+class MissingMember extends Error {
+  constructor(readonly part: string, readonly at: readonly string[], readonly container: Json) {
+    super(`member '${part}' not found`);
+  }
+}
+
+/** A failed `test`: the message shows the stored value, masked by the caller's EchoMask. */
+class TestMismatch extends Error {
+  constructor(readonly at: readonly string[], readonly actual: Json, readonly expected: Json) {
+    super('test failed');
+  }
+}
 
 export function decodePointer(path: string): string[] {
   if (path === '') return [];
@@ -26,7 +48,7 @@ export function decodePointer(path: string): string[] {
 }
 
 /** Refuses `add` of a root attribute the document lacks, then applies each op, naming the failing one. */
-export function applyJsonPatch<T extends Record<string, Json>>(doc: T, patch: PatchOp[]): T {
+export function applyJsonPatch<T extends Record<string, Json>>(doc: T, patch: PatchOp[], echo: EchoMask = maskByKey): T {
   for (const p of patch) {
     if (p.op === 'add' && (p.path.match(/\//g) ?? []).length === 1 && !Object.hasOwn(doc, p.path.replace(/^\/+/, ''))) {
       throw new InvalidParameterValue(`Adding a new attribute (${p.path}) to the root of the resource is not allowed`);
@@ -37,12 +59,23 @@ export function applyJsonPatch<T extends Record<string, Json>>(doc: T, patch: Pa
     try {
       current = applyOne(current, op);
     } catch (err) {
-      if (err instanceof Conflict) throw new PatchError({ patch: pyRepr(op), reason: err.message });
+      const reason = failureReason(err, echo, current);
+      if (reason !== null) throw new PatchError({ patch: pyRepr(op), reason });
       throw err;
     }
   }
   refuseDeeperResult(doc, current);
   return current as T;
+}
+
+/** python-jsonpatch's wording of a failed op; null for errors that are not the patch's fault. */
+function failureReason(err: unknown, echo: EchoMask, root: Json): string | null {
+  if (err instanceof MissingMember) return `member '${err.part}' not found in ${pyRepr(echo(err.at, err.container, root))}`;
+  if (err instanceof TestMismatch) {
+    const shown = pyRepr(echo(err.at, err.actual, root));
+    return `${shown} (${pyType(err.actual)}) is not equal to tested value ${pyRepr(err.expected)} (${pyType(err.expected)})`;
+  }
+  return err instanceof Conflict ? err.message : null;
 }
 
 /**
@@ -79,10 +112,7 @@ function applyOne(doc: Json, op: PatchOp): Json {
     case 'test': {
       const parts = decodePointer(op.path);
       const actual = get(doc, parts);
-      if (JSON.stringify(actual) !== JSON.stringify(op.value)) {
-        const shown = pyRepr(maskForEcho(actual, parts[parts.length - 1]));
-        throw new Conflict(`${shown} (${pyType(actual)}) is not equal to tested value ${pyRepr(op.value)} (${pyType(op.value)})`);
-      }
+      if (JSON.stringify(actual) !== JSON.stringify(op.value)) throw new TestMismatch(parts, actual, op.value);
       return doc;
     }
     default:
@@ -100,21 +130,21 @@ function pyType(v: Json): string {
 
 function parentOf(doc: Json, parts: string[]): Container {
   let node: Json = doc;
-  for (const part of parts.slice(0, -1)) node = child(node, part);
+  for (let i = 0; i < parts.length - 1; i++) node = child(node, parts[i], parts.slice(0, i));
   if (node === null || typeof node !== 'object') {
     throw new Conflict(`unable to fully resolve json pointer /${parts.join('/')}, part ${parts[parts.length - 2] ?? ''}`);
   }
   return node as Container;
 }
 
-function child(node: Json, part: string): Json {
+/** The member `part` of `node`, which sits at `at` in the document. */
+function child(node: Json, part: string, at: readonly string[]): Json {
   if (Array.isArray(node)) {
     const index = listIndex(part, node.length - 1);
     return node[index];
   }
   if (node !== null && typeof node === 'object' && Object.hasOwn(node, part)) return (node as Record<string, Json>)[part];
-  // The document holds stored secrets (driver_info): echoed masked, as the views show it.
-  throw new Conflict(`member '${part}' not found in ${pyRepr(maskForEcho(node))}`);
+  throw new MissingMember(part, at, node);
 }
 
 function listIndex(part: string, max: number): number {
@@ -134,7 +164,7 @@ function setMember(parent: Record<string, Json>, key: string, value: Json): void
 
 function get(doc: Json, parts: string[]): Json {
   let node = doc;
-  for (const part of parts) node = child(node, part);
+  for (let i = 0; i < parts.length; i++) node = child(node, parts[i], parts.slice(0, i));
   return node;
 }
 

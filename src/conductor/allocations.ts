@@ -5,7 +5,7 @@
  * active node synchronously. Nodes are locked through the conductor's TaskManager.
  */
 import { randomInt } from 'node:crypto';
-import { AllocationFailed, InvalidState, NodeLocked } from '../common/errors';
+import { AllocationFailed, InvalidState, NodeLocked, withCode } from '../common/errors';
 import { UPDATE_ALLOWED_STATES } from '../common/states';
 import type { Database } from '../db/connection';
 import { DbError, isNotFound } from '../db/errors';
@@ -165,7 +165,8 @@ async function backfill(ctx: AllocationContext, a: AllocationRecord, nodeId: num
       errors.push(`Candidate nodes must be empty or contain the target node, but got ${JSON.stringify(candidates)}`);
     }
     if (errors.length) {
-      throw new AllocationFailed({ uuid: a.uuid, error: `Cannot backfill an allocation for node ${node.uuid}: ${errors.join('; ')}` });
+      // AllocationFailed is a 500 in Ironic; a node that does not fit the request is the client's 400.
+      throw withCode(new AllocationFailed({ uuid: a.uuid, error: `Cannot backfill an allocation for node ${node.uuid}: ${errors.join('; ')}` }), 400);
     }
     return allocationsRepo.update(ctx.db, a.id, { node_id: node.id, state: 'active' });
   });

@@ -68,6 +68,37 @@ describe('node secrets stay masked', () => {
       assert.match(message, /'ipmi_password': '\*\*\*\*\*\*'/);
       assert.doesNotMatch(message, SECRETS);
     });
+
+    it('echoes instance_info as the node views show it: image_url and configdrive hidden, at any depth', async () => {
+      const seeded = await s.request('PATCH', `/v1/nodes/${uuid}`, { version: V, body: [
+        { op: 'add', path: '/instance_info/image_url', value: 'http://host/IMGURLSECRET' },
+        { op: 'add', path: '/instance_info/configdrive', value: 'CDSECRET' }] });
+      assert.equal(seeded.status, 200, seeded.text);
+      for (const patch of [
+        [{ op: 'remove', path: '/instance_info/nope/x' }],
+        [{ op: 'remove', path: '/nope' }],
+        [{ op: 'test', path: '/instance_info/image_url', value: 'x' }],
+        [{ op: 'test', path: '/instance_info', value: {} }],
+        [{ op: 'replace', path: '/instance_info/image_url/deeper', value: 1 }],
+      ]) {
+        const res = await s.request('PATCH', `/v1/nodes/${uuid}`, { version: V, body: patch });
+        assert.equal(res.status, 400, res.text);
+        assert.doesNotMatch(fault(res), /IMGURLSECRET|CDSECRET|SECRETPW|URLPW|IMGPW/, JSON.stringify(patch));
+      }
+    });
+  });
+
+  it('validate reasons quoting driver_info are masked', async () => {
+    const node = await s.request('POST', '/v1/nodes', { version: V, body: {
+      driver: 'redfish', name: 'validate-secret', driver_info: { redfish_address: 'not a url://admin:URLPW@bmc', redfish_password: 'SECRETPW' } } });
+    assert.equal(node.status, 201, node.text);
+    for (const path of [`/v1/nodes/${node.json.uuid}/validate`, `/v1/nodes/validate?node_uuid=${node.json.uuid}`]) {
+      const res = await s.request('GET', path, { version: V });
+      assert.equal(res.status, 200, res.text);
+      assert.doesNotMatch(res.text, SECRETS);
+      assert.equal(res.json.power.result, false);
+      assert.match(res.json.power.reason, /\*\*\*\*\*\*/);
+    }
   });
 
   async function views(): Promise<Array<[string, Record<string, any>]>> {

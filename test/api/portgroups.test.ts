@@ -78,7 +78,7 @@ describe('/v1/portgroups', () => {
     const other = await s.request('POST', '/v1/ports', {
       version: V, body: { address: '52:54:00:cc:00:12', node_uuid: n2.uuid, portgroup_uuid: PG },
     });
-    assert.equal(other.status, 500);
+    assert.equal(other.status, 400);
     assert.equal(faultOf(other.json), 'Port can not be added to a portgroup belonging to a different node.');
     const sub = await s.request('GET', `/v1/portgroups/${PG}/ports`, { version: V });
     assert.deepEqual(sub.json.ports.map((x: { address: string }) => x.address), ['52:54:00:cc:00:11']);

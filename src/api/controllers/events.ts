@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import { NotFound } from '../../common/errors';
 import { log } from '../../common/log';
+import * as args from '../schemas/args';
 import { readQuery } from '../schemas/list-query';
 import { EVENTS_VALIDATOR } from '../schemas/event';
 import type { ApiContext, ApiState } from '../state';
@@ -10,7 +11,7 @@ import { refuseOtherVerbs } from './method-rules';
 
 async function postEvents(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
-  const body = EVENTS_VALIDATOR('evts', ctx.state.body === undefined ? {} : ctx.state.body) as { events: unknown[] };
+  const body = args.requiredBody('evts', EVENTS_VALIDATOR('evts', ctx.state.body === undefined ? {} : ctx.state.body) as { events: unknown[] } | null);
   if (ctx.state.version < V.EVENTS) throw new NotFound();
   // Ironic 21.4 only logs external events; nothing acts on them yet.
   for (const e of body.events) log.debug(`Received external event: ${JSON.stringify(e)}`);

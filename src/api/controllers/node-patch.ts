@@ -19,6 +19,7 @@ import { NETWORK_DATA_SCHEMA } from '../schemas/network-data';
 import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext } from '../state';
 import { V } from '../versions';
+import { nodeEchoMask } from '../views/node-masking';
 import { disallowedFields, nodeView } from '../views/node';
 import { hostOfTopic, loadNodeExtras } from '../views/node-extras';
 import { chassisIdForBody, checkNamesAcceptable } from './node-create';
@@ -124,7 +125,7 @@ export async function patchNode(ctx: ApiContext, ident: string): Promise<void> {
   if (names.length > 0) {
     checkNamesAcceptable(ctx, names, (name) => `Node ${ident}: Cannot change name to invalid name '${name}'`);
   }
-  const doc = applyJsonPatch(asDict(node, await chassisUuidOf(ctx, node.chassis_id)), patch);
+  const doc = applyJsonPatch(asDict(node, await chassisUuidOf(ctx, node.chassis_id)), patch, nodeEchoMask);
   const schemaFields = NODE_PATCH_RESULT_SCHEMA.properties ?? {};
   for (const key of Object.keys(doc)) if (!Object.hasOwn(schemaFields, key)) delete doc[key];
   const patched = validateNodeBody('patch', doc, NODE_PATCH_RESULT_SCHEMA);

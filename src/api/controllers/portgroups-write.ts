@@ -23,7 +23,8 @@ import { requirePortgroups } from './portgroup-fields';
 class NodeNotFoundInBody extends NodeNotFound {
   override readonly code: number = 400;
 }
-const ObjectFieldError = defineError('ValueError', 500, 'Field cannot be None');
+/** Ironic's Portgroup object refuses None here, surfacing as a 500: a 400 here. */
+const ObjectFieldError = defineError('ValueError', 400, 'Field cannot be None');
 
 async function respond(ctx: ApiContext, pg: PortgroupRecord): Promise<void> {
   const nodes = await nodeUuidsOf(ctx, [pg]);

@@ -33,7 +33,7 @@ class NodeNotFoundInBody extends NodeNotFound {
   override readonly code: number = 400;
 }
 
-/** Ironic's exception.BadRequest has no HTTP code of its own, so it answers 500. */
+/** Ironic raises this as exception.BadRequest, which has no HTTP code of its own (a 500): a 400 here. */
 const DIFFERENT_NODE = 'Port can not be added to a portgroup belonging to a different node.';
 
 async function portgroupByUuidInBody(ctx: ApiContext, uuid: string): Promise<PortgroupRecord> {
@@ -59,7 +59,7 @@ export async function createPort(ctx: ApiContext): Promise<void> {
   let portgroup: PortgroupRecord | null = null;
   if (port.portgroup_uuid) {
     portgroup = await portgroupByUuidInBody(ctx, port.portgroup_uuid as string);
-    if (portgroup.node_id !== node.id) throw new ServerBadRequest(DIFFERENT_NODE);
+    if (portgroup.node_id !== node.id) throw new InvalidParameterValue(DIFFERENT_NODE);
   }
   if (port.is_smartnic) {
     try {
@@ -92,12 +92,8 @@ export async function createPort(ctx: ApiContext): Promise<void> {
   await respondWithPort(ctx, created);
 }
 
-class ServerBadRequest extends InvalidParameterValue {
-  override readonly code: number = 500;
-}
-
-/** Ironic's Port object refuses None for its one non-nullable field, surfacing as a 500. */
-const ObjectFieldError = defineError('ValueError', 500, 'Field cannot be None');
+/** Ironic's Port object refuses None for its one non-nullable field, surfacing as a 500: a 400 here. */
+const ObjectFieldError = defineError('ValueError', 400, 'Field cannot be None');
 function notNullable(field: string): Error {
   return new ObjectFieldError(`Field \`${field}' cannot be None`);
 }

@@ -45,6 +45,7 @@ export const EVENTS_SCHEMA: Schema = {
 };
 
 function eventsValid(name: string, value: unknown): unknown {
+  if (value === null) return value;
   for (const event of (value as { events: { event: string }[] }).events) EVENT_VALIDATORS[event.event](name, event);
   return value;
 }

@@ -6,7 +6,8 @@
  */
 import { pyTruthy } from '../../common/python/truthiness';
 import {
-  jsonMayHoldUrlCredentials, jsonNamePrefilter, maskDictPassword, maskUrlCredentials, maskUrlsDeep, SANITIZE_KEYS, SECRET,
+  jsonMayHoldUrlCredentials, jsonNamePrefilter, maskDictPassword, maskForEcho, maskUrlCredentials, maskUrlsDeep, SANITIZE_KEYS,
+  SECRET,
 } from '../../common/mask';
 import { NODE_FIELD_REGISTRY, NodeMask } from '../../db/node-fields';
 import { StoredJson } from '../../db/stored-json';
@@ -96,4 +97,29 @@ export function maskInstanceInfoColumn(value: DictColumn): DictColumn {
 
 export function maskDriverInternalInfoColumn(value: DictColumn): DictColumn {
   return maskDictColumn('driver_internal_info', value);
+}
+
+/** A member of a dict, or undefined: own properties only (the path comes from a request). */
+function memberOf(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) return /^\d+$/.test(key) ? value[Number(key)] : undefined;
+  return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * A node PATCH error's echo of the stored value at `path` (jsonpatch.ts's EchoMask): the value as
+ * the node views show it (the field's own mask, URL userinfo), then masked by key as any echo is.
+ * A path into a value the view replaces outright (image_url, configdrive) shows the mask.
+ */
+export function nodeEchoMask(path: readonly string[], value: unknown, root: unknown): unknown {
+  if (path.length === 0) {
+    const doc = isDict(value) ? value : {};
+    return maskForEcho(Object.fromEntries(Object.entries(doc).map(([field, v]) => [field, maskNodeField(field, v)])));
+  }
+  let shown = maskNodeField(path[0], memberOf(root, path[0]));
+  for (const part of path.slice(1)) {
+    if (shown === SECRET) break;
+    shown = memberOf(shown, part);
+  }
+  return maskForEcho(shown === undefined ? value : shown, path[path.length - 1]);
 }

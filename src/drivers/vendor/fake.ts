@@ -3,7 +3,7 @@
  * three POST methods that answer whether `bar` holds their magic word. Routes are listed in
  * Ironic's order (attribute names sorted), which is what `vendor_passthru/methods` shows.
  */
-import { InvalidParameterValue, MissingParameterValue, VendorPassthruException } from '../../common/errors';
+import { InvalidParameterValue, MissingParameterValue, VendorPassthruException, withCode } from '../../common/errors';
 import type { VendorInterface, VendorRoute } from '../base';
 import { pyTruthy } from '../../common/python/truthiness';
 import { lookupTable } from '../../common/own-keys';
@@ -35,10 +35,11 @@ export function createFakeVendor(): VendorInterface {
     async invoke(_task, method, args) {
       if (!Object.hasOwn(MAGIC, method)) throw new InvalidParameterValue(`No handler for method ${method}`);
       // The Python methods take (task, http_method, bar): any other argument is a TypeError,
-      // which Ironic's passthru wrapper reports as VendorPassthruException.
+      // which Ironic's passthru wrapper reports as VendorPassthruException (a 500); the caller
+      // sent it, so it is a 400 here.
       const extra = Object.keys(args).find((k) => k !== 'bar' && k !== 'http_method');
       if (extra !== undefined) {
-        throw new VendorPassthruException(`FakeVendorB.${method}() got an unexpected keyword argument '${extra}'`);
+        throw withCode(new VendorPassthruException(`FakeVendorB.${method}() got an unexpected keyword argument '${extra}'`), 400);
       }
       return args.bar === MAGIC[method];
     },

@@ -4,7 +4,7 @@
  * rescue password / disable_ramdisk rules in Ironic's order, then the conductor call. ironic-ts adds
  * `extra_data`: an object handed untouched to the deploy (DeployRequest.extraData).
  */
-import { BadRequest, InvalidParameterValue, InvalidStateRequested, NodeInMaintenance, NodeLocked, NotAcceptable }
+import { BadRequest, InvalidParameterValue, withCode, InvalidStateRequested, NodeInMaintenance, NodeLocked, NotAcceptable }
   from '../../../common/errors';
 import { validationErrorText } from '../../../common/jsonschema';
 import { pyTruthy } from '../../../common/python/truthiness';
@@ -86,7 +86,8 @@ function checkRequest(ctx: ApiContext, a: ProvisionArgs, provisionState: string 
   checkConfigdrive(ctx, a.target, a.configdrive);
   if (a.disableRamdisk !== null) {
     if (ctx.state.version < V.DISABLE_RAMDISK) throw new NotAcceptable('disable_ramdisk is not acceptable in this API version');
-    if (a.target !== 'clean') throw new BadRequest('disable_ramdisk is supported only with manual cleaning');
+    // exception.BadRequest has no code of its own in Ironic (a 500); it is the client's mistake.
+    if (a.target !== 'clean') throw withCode(new BadRequest('disable_ramdisk is supported only with manual cleaning'), 400);
   }
   if (pyTruthy(a.cleanSteps) && a.target !== 'clean') {
     throw new ClientSideError('"clean_steps" is only valid when setting target provision state to clean');

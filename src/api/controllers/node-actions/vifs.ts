@@ -36,9 +36,9 @@ async function attachVif(ctx: Ctx): Promise<void> {
   const ident = gate(ctx);
   const vif = bodyOrEmpty(ctx);
   args.schema(VIF_SCHEMA)('vif', vif);
-  const info = args.dictValid({ id: args.uuidOrName })('vif', vif) as VifInfo;
+  const info = args.requiredBody('vif', args.dictValid({ id: args.uuidOrName })('vif', vif) as VifInfo | null);
   const node = await nodeAndTopic(ctx, ident);
-  if (ctx.state.version >= V.VIF_PORT_PORTGROUP && 'port_uuid' in info && 'portgroup_uuid' in info) {
+  if (ctx.state.version >= V.VIF_PORT_PORTGROUP && Object.hasOwn(info, 'port_uuid') && Object.hasOwn(info, 'portgroup_uuid')) {
     throw new Invalid('Cannot specify both port_uuid and portgroup_uuid');
   }
   await ctx.state.deps.conductor.vifAttach(node.uuid, info);
