@@ -5,7 +5,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-debian-packages.sh || exit 1
 [ -d node_modules ] || npm ci || exit 1
+rm -rf dist  # a stale build of a moved module would shadow the new one
 npx tsc -p tsconfig.json || exit 1
+bash scripts/lint.sh || exit 1
 runner=(node --test --test-timeout=600000 --test-reporter=spec)
 main=$(find dist/test dist/compat-tests -name '*.test.js' -not -path 'dist/compat-tests/scaleout/*' | sort)
 scaleout=$(find dist/compat-tests/scaleout -name '*.test.js' 2>/dev/null | sort)

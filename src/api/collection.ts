@@ -4,7 +4,7 @@ import { baseUrl } from './links';
 import { JsonSink } from './json-sink';
 import { jsonString } from './pyjson';
 
-export interface PageLinks {
+interface PageLinks {
   limit: number;
   resource: string;
   /** The other query arguments Ironic repeats in the next link, in its order, before limit and marker. */

@@ -21,7 +21,7 @@ type Container = Record<string, Json> | Json[];
  * How a stored value at `path` of the document is shown in a message: stored secrets must be
  * masked as the resource's views mask them. `root` is the document as the failing op found it.
  */
-export type EchoMask = (path: readonly string[], value: Json, root: Json) => Json;
+type EchoMask = (path: readonly string[], value: Json, root: Json) => Json;
 
 const maskByKey: EchoMask = (path, value) => maskForEcho(value, path.length > 0 ? path[path.length - 1] : undefined);
 
@@ -41,7 +41,7 @@ class TestMismatch extends Error {
   }
 }
 
-export function decodePointer(path: string): string[] {
+function decodePointer(path: string): string[] {
   if (path === '') return [];
   if (!path.startsWith('/')) throw new Conflict(`Location must start with /`);
   return path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));

@@ -78,9 +78,6 @@ export async function getNodeByIdent(ctx: ApiContext, ident: string): Promise<No
   throw new NodeNotFound({ node: ident });
 }
 
-/** Same as getNodeByIdent; the name Ironic's other controllers use (get_rpc_node for `?node=` filters). */
-export const getNodeByUuidOrName = getNodeByIdent;
-
 /**
  * The node a request body refers to by uuid (port.node_uuid, portgroup.node_uuid, volume *.node_uuid):
  * a missing node is NodeNotFound with 400, as replace_node_uuid_with_id re-raises it.
@@ -90,19 +87,6 @@ export async function getNodeForBodyUuid(ctx: ApiContext, uuid: string): Promise
     return await nodes.get(ctx.state.deps.db, isUuidLike(uuid) ? canonicalUuid(uuid) : uuid);
   } catch (err) {
     if (err instanceof NotFoundError) throw new NodeNotFoundInBody({ node: uuid });
-    throw err;
-  }
-}
-
-/**
- * The node a body field names by uuid or name (e.g. allocation `node`, port `node_uuid` given a name):
- * resolved like a path ident, but a missing node is a 400.
- */
-export async function getNodeForBodyIdent(ctx: ApiContext, ident: string): Promise<NodeRecord> {
-  try {
-    return await getNodeByIdent(ctx, ident);
-  } catch (err) {
-    if (err instanceof NodeNotFound) throw new NodeNotFoundInBody({ node: ident });
     throw err;
   }
 }

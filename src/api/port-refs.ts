@@ -7,7 +7,7 @@ import { nodeUuidsById } from './node-lookup';
 import type { ApiContext } from './state';
 import type { PortRefs } from './views/port';
 
-export async function portgroupUuidsById(ctx: ApiContext, ids: number[]): Promise<Map<number, string>> {
+async function portgroupUuidsById(ctx: ApiContext, ids: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
   const out = new Map<number, string>();
   for (let i = 0; i < unique.length; i += 900) {

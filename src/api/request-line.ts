@@ -8,7 +8,7 @@ import type * as http from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /** eventlet.wsgi.MAX_REQUEST_LINE: the limit includes the line's CRLF. */
-export const MAX_REQUEST_LINE = 8192;
+const MAX_REQUEST_LINE = 8192;
 
 function rawResponse(status: string): string {
   return `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;

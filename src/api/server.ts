@@ -9,7 +9,7 @@ import { log } from '../common/log';
 import { guardNoauthExposure } from '../auth/noauth-exposure';
 import { answerParseErrors, limitRequestLine } from './request-line';
 
-export interface ApiServer {
+interface ApiServer {
   url: string;
   close(): Promise<void>;
 }

@@ -8,7 +8,7 @@
  */
 import { isIPv4, isIPv6 } from 'node:net';
 
-export interface Limits {
+interface Limits {
   maxFailures: number;
   windowMs: number;
   maxClients: number;

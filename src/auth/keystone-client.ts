@@ -4,13 +4,12 @@
  * GET /v3/auth/tokens (X-Subject-Token), valid answers cached for token_cache_time seconds.
  */
 import type { Config } from '../conf/config';
-import { OPTIONS } from '../conf/registry';
 import type { Identity } from './identity';
 
 /** Keystone could not be reached or answered with a server error (keystonemiddleware: 503). */
 export class KeystoneUnavailable extends Error {}
 
-export interface KeystoneSettings {
+interface KeystoneSettings {
   authUrl: string;
   wwwAuthenticateUri: string;
   username: string | null;

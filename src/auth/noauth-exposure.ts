@@ -19,7 +19,7 @@ export function isLoopback(host: string): boolean {
   return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-export interface Exposure {
+interface Exposure {
   /** The server's name in messages, e.g. `ironic-api`. */
   service: string;
   /** The group of its host_ip and allow_insecure_noauth options. */

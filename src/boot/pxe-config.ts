@@ -10,12 +10,12 @@ import { DEFAULTS, appendParams, type BootNode, type PxeConf } from './options';
 import { configFilePath, grubMacConfigPaths, ipConfigPath, kernelRamdiskLabels, macConfigPath, nodeDir, rootDir } from './paths';
 import { renderTemplate } from './templates';
 
-export class PxeConfigError extends Error {
+class PxeConfigError extends Error {
   override readonly name = 'PxeConfigError';
 }
 
 /** The `pxe_options` object the templates see. */
-export interface PxeTemplateOptions {
+interface PxeTemplateOptions {
   deployment_aki_path: string;
   deployment_ari_path: string;
   aki_path: string;
@@ -63,7 +63,7 @@ function templateFor(node: BootNode, conf: PxeConf): string {
 }
 
 /** Renders the node's config; the ROOT/DISK_IDENTIFIER markers stay literal until switch time. */
-export function renderPxeConfig(node: BootNode, conf: PxeConf, pxeOptions = buildPxeOptions(node, conf)): string {
+function renderPxeConfig(node: BootNode, conf: PxeConf, pxeOptions = buildPxeOptions(node, conf)): string {
   // grub cannot cope with braces, hence the (( )) markers in UEFI/grub configs.
   const [open, close] = usesGrub(node) ? ['((', '))'] : ['{{', '}}'];
   return renderTemplate(templateFor(node, conf), {
@@ -104,7 +104,7 @@ async function placeFile(source: string, dest: string, mode: number): Promise<vo
   }
 }
 
-export async function placeBootFiles(node: BootNode, conf: PxeConf): Promise<void> {
+async function placeBootFiles(node: BootNode, conf: PxeConf): Promise<void> {
   const dir = nodeDir(conf, node);
   await ensureDir(dir, conf);
   const [kernelLabel, ramdiskLabel] = kernelRamdiskLabels(node.mode ?? 'deploy');
@@ -134,7 +134,7 @@ export async function prepareNodeBoot(node: BootNode, conf: PxeConf): Promise<st
   return createPxeConfig(node, conf);
 }
 
-export interface SwitchOptions {
+interface SwitchOptions {
   target: BootTarget;
   rootUuid?: string;
   diskIdentifier?: string;
@@ -144,7 +144,7 @@ const ROOT_MARKER = /(\(\(|\{\{) ROOT (\)\)|\}\})/g;
 const DISK_MARKER = /(\(\(|\{\{) DISK_IDENTIFIER (\)\)|\}\})/g;
 
 /** Rewrites the marker(s) and the line that selects the default entry. */
-export function switchConfigText(text: string, node: BootNode, sw: SwitchOptions): string {
+function switchConfigText(text: string, node: BootNode, sw: SwitchOptions): string {
   let out = text;
   if (sw.rootUuid !== undefined) out = out.replace(ROOT_MARKER, `UUID=${sw.rootUuid}`);
   if (sw.diskIdentifier !== undefined) out = out.replace(DISK_MARKER, sw.diskIdentifier);

@@ -12,12 +12,12 @@ function nunjucksLib(): typeof nunjucks {
   return require('nunjucks') as typeof nunjucks;
 }
 
-export class BootTemplateError extends Error {
+class BootTemplateError extends Error {
   override readonly name = 'BootTemplateError';
 }
 
 /** Works from both src/boot (ts sources) and dist/src/boot (compiled). */
-export function bundledTemplatesDir(): string {
+function bundledTemplatesDir(): string {
   for (const up of ['../..', '../../..']) {
     const dir = path.resolve(__dirname, up, 'templates');
     if (fs.existsSync(path.join(dir, 'pxe_config.template'))) return dir;

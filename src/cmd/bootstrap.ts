@@ -9,7 +9,7 @@ import { configureLogging, log } from '../common/log';
 import { maskMessage } from '../common/mask';
 import { openDatabase, Database } from '../db/connection';
 
-export interface Bootstrapped {
+interface Bootstrapped {
   conf: Config;
   positional: string[];
   embedded: boolean;

@@ -6,7 +6,7 @@
 import { pformat } from './python/pformat';
 import { pyRepr } from './python/repr';
 
-export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
+type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 
 export interface Schema {
   type?: JsonType | JsonType[];
@@ -35,7 +35,7 @@ export interface Schema {
 
 type PathPart = string | number;
 
-export interface SchemaError {
+interface SchemaError {
   message: string;
   keyword: string;
   /** Where the failing value sits below the validated instance (jsonschema's error.relative_path). */
@@ -48,7 +48,7 @@ export interface SchemaError {
   context: SchemaError[];
 }
 
-export function isType(value: unknown, type: JsonType): boolean {
+function isType(value: unknown, type: JsonType): boolean {
   switch (type) {
     case 'string': return typeof value === 'string';
     case 'integer': return typeof value === 'number' && Number.isInteger(value);

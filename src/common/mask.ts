@@ -82,7 +82,7 @@ const KEY_PATTERNS: readonly KeyPatterns[] = SANITIZE_KEYS.map((key) => {
 const ANY_KEY_IN_LOWER = new RegExp(SANITIZE_KEYS.join('|'));
 
 /** Whether a key names a secret (mask_dict_password's `sani_key in k.lower()`). */
-export function isSecretKey(key: string): boolean {
+function isSecretKey(key: string): boolean {
   return ANY_KEY_IN_LOWER.test(key.toLowerCase());
 }
 

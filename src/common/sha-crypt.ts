@@ -78,7 +78,7 @@ function digestRounds(hash: Variant['hash'], pw: Buffer, salt: Buffer, rounds: n
   return c;
 }
 
-export function randomSalt(length = 16): string {
+function randomSalt(length = 16): string {
   return [...randomBytes(length)].map((x) => ITOA64[x & 0x3f]).join('');
 }
 

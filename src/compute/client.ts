@@ -6,9 +6,9 @@
 import { IronicApiError } from './errors';
 import type { PortLike } from './network-metadata';
 
-export const DEFAULT_API_VERSION = '1.82';
+const DEFAULT_API_VERSION = '1.82';
 
-export interface ValidateResult {
+interface ValidateResult {
   result: boolean | null;
   reason: string | null;
 }
@@ -42,20 +42,20 @@ export interface PatchOp {
   value?: unknown;
 }
 
-export interface ProvisionBody {
+interface ProvisionBody {
   target: string;
   configdrive?: string;
   rescue_password?: string;
   extra_data?: Record<string, unknown>;
 }
 
-export interface ClientOptions {
+interface ClientOptions {
   url: string;
   apiVersion?: string;
 }
 
 /** The node fields Nova asks for (driver._NODE_FIELDS), plus name and instance_info for our callers. */
-export const NODE_FIELDS = [
+const NODE_FIELDS = [
   'uuid', 'name', 'power_state', 'target_power_state', 'provision_state', 'target_provision_state',
   'last_error', 'maintenance', 'properties', 'instance_uuid', 'instance_info', 'traits', 'resource_class', 'console_enabled',
 ];
@@ -172,7 +172,7 @@ function nextPath(next: string): string {
 }
 
 /** error_message holds JSON text whose faultstring is the message; fall back to the raw body. */
-export function faultstringOf(text: string): string {
+function faultstringOf(text: string): string {
   try {
     const outer = JSON.parse(text) as { error_message?: unknown };
     const inner = outer.error_message;

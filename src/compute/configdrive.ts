@@ -21,23 +21,23 @@ import type { SpawnRequest } from './types';
 
 const run = promisify(execFile);
 
-export const CONFIGDRIVE_LABEL = 'config-2';
+const CONFIGDRIVE_LABEL = 'config-2';
 /** Nova's CONFIGDRIVESIZE_BYTES. */
 const MAX_SIZE = 64 * 1024 * 1024;
 
-export class ConfigDriveBuildError extends ComputeError {
+class ConfigDriveBuildError extends ComputeError {
   override readonly name = 'ConfigDriveBuildError';
 }
 
 /** (path inside the drive, bytes) in the order Nova yields them. */
-export type DriveFile = [string, Buffer];
+type DriveFile = [string, Buffer];
 
 function json(value: unknown): Buffer {
   return Buffer.from(pythonJsonDumps(value), 'utf8');
 }
 
 /** metadata_for_config_drive: every file of the drive. */
-export function configDriveFiles(req: SpawnRequest, network: NetworkMetadata | null): DriveFile[] {
+function configDriveFiles(req: SpawnRequest, network: NetworkMetadata | null): DriveFile[] {
   const files: DriveFile[] = [];
   const userData = req.userData === undefined ? undefined : Buffer.from(req.userData, 'utf8');
   const ec2 = ec2MetaData(req);
@@ -75,7 +75,7 @@ async function packIso(dir: string, out: string): Promise<void> {
 }
 
 /** The raw ISO image of the files. */
-export async function packConfigDrive(files: DriveFile[]): Promise<Buffer> {
+async function packConfigDrive(files: DriveFile[]): Promise<Buffer> {
   const work = await fsp.mkdtemp(path.join(os.tmpdir(), 'compute-configdrive-'));
   try {
     const tree = path.join(work, 'tree');

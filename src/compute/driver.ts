@@ -18,8 +18,6 @@ import { resourcesUnavailable, resourcesUsed } from './resources';
 import type { NetworkInfo, SpawnRequest } from './types';
 import { pollUntil } from './wait';
 
-export type { DriverOptions, InstanceInfo } from './instance-ops';
-
 /** driver._UNPROVISION_STATES: states from which destroy asks Ironic for `deleted`. */
 const UNPROVISION_STATES = new Set([
   'active', 'deploy failed', 'error', 'wait call-back', 'deploying',

@@ -17,11 +17,11 @@ const NOVA_POWER_STATE: Record<string, { code: number; name: string }> = lookupT
   'power off': { code: 4, name: 'SHUTDOWN' },
 });
 
-export interface DriverOptions extends WaitOptions {
+interface DriverOptions extends WaitOptions {
   onProgress?: ProgressFn;
 }
 
-export interface InstanceInfo {
+interface InstanceInfo {
   node: string;
   powerState: string | null;
   /** nova.compute.power_state code and name (NOSTATE when the instance is gone). */

@@ -4,11 +4,11 @@
  */
 import { isIPv4, isIPv6 } from 'node:net';
 
-export class InvalidCidrError extends Error {
+class InvalidCidrError extends Error {
   override readonly name = 'InvalidCidrError';
 }
 
-export interface ParsedCidr {
+interface ParsedCidr {
   version: 4 | 6;
   /** The address bits, 32 or 128 of them. */
   bits: bigint;
@@ -53,7 +53,7 @@ function maskBits(version: 4 | 6, prefix: number): bigint {
   return all ^ ((1n << (width - BigInt(prefix))) - 1n);
 }
 
-export function formatAddress(version: 4 | 6, bits: bigint): string {
+function formatAddress(version: 4 | 6, bits: bigint): string {
   if (version === 4) return [24n, 16n, 8n, 0n].map((s) => String((bits >> s) & 0xffn)).join('.');
   const groups = Array.from({ length: 8 }, (_, i) => Number((bits >> BigInt((7 - i) * 16)) & 0xffffn));
   return compressV6(groups);

@@ -23,21 +23,21 @@ export function atLeast(version: string, required: string): boolean {
 }
 
 /** Nova's API turns a display name into a hostname (utils.sanitize_hostname, default `server`). */
-export function hostnameOf(name: string): string {
+function hostnameOf(name: string): string {
   const h = name.replace(/[^\u0000-\u00ff]/g, '').slice(0, 63).replace(/[ _.]/g, '-').replace(/[^\w.-]+/g, '')
     .toLowerCase().replace(/^[.-]+|[.-]+$/g, '');
   return h || 'server';
 }
 
 /** `hostname.dhcp_domain`, as _get_hostname writes it ([api]dhcp_domain defaults to novalocal). */
-export function metadataHostname(req: SpawnRequest): string {
+function metadataHostname(req: SpawnRequest): string {
   const host = req.hostname ?? hostnameOf(req.name);
   const domain = req.dhcpDomain ?? 'novalocal';
   return domain ? `${host}.${domain}` : host;
 }
 
 /** InstanceMetadata.files: content/NNNN in the order given. */
-export function filesIndex(files: InjectedFile[] = []): Array<{ path: string; content_path: string }> {
+function filesIndex(files: InjectedFile[] = []): Array<{ path: string; content_path: string }> {
   return files.map((f, i) => ({ path: f.path, content_path: `/content/${String(i).padStart(4, '0')}` }));
 }
 

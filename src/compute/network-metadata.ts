@@ -10,7 +10,7 @@ import type { NetworkInfo, SubnetSpec, VifSpec } from './types';
 /** nova.network.model.LEGACY_EXPOSED_VIF_TYPES: link types shown as they are; others are `phy`. */
 const LEGACY_EXPOSED_VIF_TYPES = new Set(['bridge', 'dvs', 'hw_veb', 'hyperv', 'ovs', 'tap', 'vhostuser', 'vif']);
 
-export type JsonMap = Record<string, unknown>;
+type JsonMap = Record<string, unknown>;
 
 export interface NetworkMetadata {
   links: JsonMap[];

@@ -83,7 +83,7 @@ export function resourcesUsed(n: IronicNode): boolean {
 }
 
 /** utils.normalize_rc_name: runs of non-alphanumerics become `_`, upper case, CUSTOM_ prefix. */
-export function normalizeResourceClass(rc: string): string {
+function normalizeResourceClass(rc: string): string {
   return `CUSTOM_${rc.replace(/[^0-9A-Za-z]+/g, '_').toUpperCase()}`;
 }
 

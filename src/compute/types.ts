@@ -47,7 +47,7 @@ export interface VifSpec {
 
 export type NetworkInfo = VifSpec[];
 
-export interface KeyPair {
+interface KeyPair {
   name: string;
   publicKey: string;
   type?: string;

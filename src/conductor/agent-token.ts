@@ -11,7 +11,7 @@ import * as nodes from '../db/repositories/nodes';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
-export const WITHHELD_TOKEN = '******';
+const WITHHELD_TOKEN = '******';
 
 function hasToken(node: NodeRecord): boolean {
   const token = (node.driver_internal_info ?? {}).agent_secret_token;

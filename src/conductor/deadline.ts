@@ -1,5 +1,5 @@
 /** Bounds a driver call in time so a hung BMC cannot hold a node lock forever. */
-export class DeadlineExceeded extends Error {
+class DeadlineExceeded extends Error {
   constructor(what: string, seconds: number) {
     super(`${what} did not complete within ${seconds} seconds`);
     this.name = 'DeadlineExceeded';

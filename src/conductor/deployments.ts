@@ -21,7 +21,7 @@ import { driverSteps, NodeStep, sortSteps, validateUserSteps } from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
-export function validateNodeForDeploy(task: Task, event: string): void {
+function validateNodeForDeploy(task: Task, event: string): void {
   if (task.node.maintenance) throw new NodeInMaintenance({ op: 'provisioning', node: task.node.uuid });
   if (event === 'rebuild' && task.node.protected) throw new NodeProtected({ node: task.node.uuid });
   if (!isActionable(task.node.provision_state, event)) {

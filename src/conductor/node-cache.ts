@@ -19,7 +19,7 @@ export async function cacheBiosSettings(task: Task): Promise<void> {
 }
 
 /** Called before a cache writes the node: callers holding a shared lock upgrade it there. */
-export type BeforeWrite = () => Promise<void>;
+type BeforeWrite = () => Promise<void>;
 
 const nothing: BeforeWrite = async () => {};
 

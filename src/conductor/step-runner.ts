@@ -9,7 +9,7 @@ import type { StepResult } from '../drivers/base';
 import { executeStep, type NodeStep } from './steps';
 import type { Task } from './task';
 
-export type FlowKind = 'clean' | 'deploy' | 'service';
+type FlowKind = 'clean' | 'deploy' | 'service';
 
 /** How one flow reacts around the shared loop. */
 export interface StepFlow {

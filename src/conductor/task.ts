@@ -14,11 +14,11 @@ import type { ComposedDriver, DriverTask } from '../drivers/base';
 import type { ConductorContext } from './context';
 import { isStable, ProvisionMachine } from './fsm';
 
-export type SpawnedWork = (task: Task) => Promise<void>;
+type SpawnedWork = (task: Task) => Promise<void>;
 /** Runs when spawning fails (no free worker): gets the error and the states before the event. */
-export type SpawnErrorHook = (err: Error, task: Task) => Promise<void>;
+type SpawnErrorHook = (err: Error, task: Task) => Promise<void>;
 
-export interface ProcessEventOptions {
+interface ProcessEventOptions {
   /** Work to run in the background once the caller returns, holding the lock. */
   spawn?: SpawnedWork;
   errHandler?: (err: Error, task: Task, prevState: string | null, prevTarget: string | null) => Promise<void>;

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Config, Overrides } from './config';
 
-export interface ParsedArgs {
+interface ParsedArgs {
   configFiles: string[];
   positional: string[];
 }
@@ -38,9 +38,4 @@ function listConfigDir(dir: string): string[] {
     .filter((f) => f.endsWith('.conf'))
     .sort()
     .map((f) => path.join(dir, f));
-}
-
-/** Loads the config a command was given; with no file at all, the embedded single-lab default. */
-export function loadConfig(files: string[], embedded: Overrides): Config {
-  return new Config(files, files.length === 0 ? embedded : {});
 }

@@ -10,7 +10,7 @@ export interface IniEntry {
   line: number;
 }
 
-export class IniSyntaxError extends Error {
+class IniSyntaxError extends Error {
   constructor(file: string, line: number, detail: string) {
     super(`${file}:${line}: ${detail}`);
     this.name = 'IniSyntaxError';

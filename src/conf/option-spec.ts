@@ -1,5 +1,5 @@
 /** The shape of one option in the catalog, shared by Ironic's dump and ironic-ts's own additions. */
-export type OptionType = 'string' | 'int' | 'port' | 'float' | 'bool' | 'list' | 'dict' | 'multistring';
+type OptionType = 'string' | 'int' | 'port' | 'float' | 'bool' | 'list' | 'dict' | 'multistring';
 export type OptionValue = string | number | boolean | string[] | Record<string, string> | null;
 
 export interface OptionSpec {

@@ -37,7 +37,7 @@ function buildCatalog(): Catalog {
 export const OPTIONS: Catalog = buildCatalog();
 
 /** Maps `group.name` of deprecated aliases to their current home. */
-export const DEPRECATED_ALIASES: Map<string, { group: string; name: string }> = (() => {
+const DEPRECATED_ALIASES: Map<string, { group: string; name: string }> = (() => {
   const aliases = new Map<string, { group: string; name: string }>();
   for (const [group, options] of Object.entries(OPTIONS)) {
     for (const [name, spec] of Object.entries(options)) {

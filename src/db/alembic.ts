@@ -3,7 +3,7 @@
  * created by Python Ironic can be adopted: it must be at 21.4.4's head or later.
  */
 
-export const ALEMBIC_HISTORY: readonly string[] = [
+const ALEMBIC_HISTORY: readonly string[] = [
   '2581ebaf0cb2', '21b331f883ef', '3cb628139ea4', '31baaf680d2b', '3bea56f25597', '487deb87cc9d',
   '242cc6a923b3', '5674c57409b9', 'bb59b63f55a', '3ae36a5f5131', '1e1d5ace7dc6', '4f399b21ae71',
   '2fb93ffd2af1', '789acc877671', '516faf1bb9b1', '48d6c242bb9b', '5ea1b0d310e', 'f6fdb920c182',
@@ -23,7 +23,7 @@ export const ALEMBIC_HISTORY: readonly string[] = [
 /** Alembic head of Ironic 21.4.4 ("create node.shard"). */
 export const IRONIC_21_4_4_HEAD = '4dbec778866e';
 
-export type AlembicVerdict = 'adoptable' | 'too-old' | 'unknown';
+type AlembicVerdict = 'adoptable' | 'too-old' | 'unknown';
 
 export function judgeAlembicRevision(revision: string): AlembicVerdict {
   const at = ALEMBIC_HISTORY.indexOf(revision);

@@ -8,8 +8,8 @@ import { pythonJsonLoads } from '../common/python/json-loads';
 import { StoredJson } from './stored-json';
 
 export type Dialect = 'sqlite' | 'mysql';
-export type DbValue = string | number | null;
-export type DbRow = Record<string, DbValue>;
+type DbValue = string | number | null;
+type DbRow = Record<string, DbValue>;
 
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');

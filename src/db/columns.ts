@@ -7,7 +7,7 @@ import { NODE_COLUMN_KINDS, NODE_INSERT_DEFAULTS } from './node-field-lists';
 
 export type { ColumnKind } from './column-kind';
 
-export type TableSpec = Readonly<Record<string, ColumnKind>>;
+type TableSpec = Readonly<Record<string, ColumnKind>>;
 
 const base = { created_at: 'datetime', updated_at: 'datetime', version: 'str' } as const;
 

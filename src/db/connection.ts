@@ -9,7 +9,7 @@ import knexFactory, { Knex } from 'knex';
 import type { Dialect } from './codec';
 import { DatabaseTarget, knexConfigFor, parseDatabaseUrl } from './url';
 
-export interface OpenOptions {
+interface OpenOptions {
   /** SQLite busy_timeout in ms (default 10000). */
   busyTimeoutMs?: number;
   /** MySQL pool bounds (default 0..10). */

@@ -6,11 +6,11 @@
 import type { ColumnKind } from './column-kind';
 import type { NODE_FIELD_DECLS } from './node-fields';
 
-export type JsonDict = Record<string, unknown>;
-export type JsonList = unknown[];
+type JsonDict = Record<string, unknown>;
+type JsonList = unknown[];
 
 /** Columns every Ironic table carries (IronicBase: TimestampMixin + version). */
-export interface BaseRecord {
+interface BaseRecord {
   created_at: Date | null;
   updated_at: Date | null;
   /** Ironic object version string that last wrote the row, e.g. "1.40". */

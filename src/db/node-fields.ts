@@ -9,7 +9,7 @@ import { V } from '../common/microversions';
 import type { ColumnKind } from './column-kind';
 
 /** How far the API knows a field. */
-export type NodeFieldLevel =
+type NodeFieldLevel =
   /** Listed by node views and ?fields= (Ironic's valid_fields). */
   | 'shown'
   /** Shown, but computed by the API rather than read from the node (API_FULFILLED_FIELDS). */

@@ -35,7 +35,7 @@ const VERSIONED: readonly VersionedTable[] = [
   { table: 'nodes', latest: '1.37', supported: Array.from({ length: 17 }, (_, i) => `1.${21 + i}`) },
 ];
 
-export interface MigrationResult {
+interface MigrationResult {
   /** Rows that needed migrating when the call began. */
   total: number;
   migrated: number;

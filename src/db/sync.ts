@@ -13,7 +13,7 @@ const MIGRATIONS_TABLE = 'knex_migrations';
 /** Name knex records for migration 1 (it stores the file name). */
 const BASELINE_MIGRATION = '0001_ironic_21_4_4.js';
 
-export interface SchemaVersion {
+interface SchemaVersion {
   /** Latest applied ironic-ts migration, or null on an empty database. */
   head: string | null;
   /** Revision in alembic_version when present (Python Ironic's schema marker). */

@@ -5,13 +5,13 @@
 import type { Knex } from 'knex';
 import { UnsupportedDatabaseError } from './errors';
 
-export interface SqliteTarget {
+interface SqliteTarget {
   dialect: 'sqlite';
   /** ':memory:' or a filesystem path (relative paths are relative to the process cwd). */
   filename: string;
 }
 
-export interface MysqlTarget {
+interface MysqlTarget {
   dialect: 'mysql';
   host: string;
   port: number;

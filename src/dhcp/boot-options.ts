@@ -6,7 +6,7 @@
  * `ipxe`, set from option 175) are instead sent the HTTP boot script.
  */
 
-export const DhcpOptionCode = {
+const DhcpOptionCode = {
   BOOTFILE_NAME: '67',
   BOOTFILE_URL_V6: '59',
   TFTP_SERVER_NAME: '66',
@@ -40,14 +40,14 @@ export interface DhcpBootConf {
   my_ipv6?: string;
 }
 
-export interface DhcpBootNode {
+interface DhcpBootNode {
   boot_mode: 'bios' | 'uefi';
   ipxe_enabled: boolean;
   /** properties.cpu_arch */
   cpu_arch?: string;
 }
 
-export interface DhcpBootRequest {
+interface DhcpBootRequest {
   ip_version?: 4 | 6;
   /** Hand out a tftp:// URL instead of a file name (always so for IPv6). */
   url_boot?: boolean;

@@ -6,7 +6,7 @@
  */
 import type { DnsmasqConf } from './dnsmasq';
 
-export interface DnsmasqBaseOptions extends DnsmasqConf {
+interface DnsmasqBaseOptions extends DnsmasqConf {
   interface?: string;
   /** dhcp-range argument, e.g. "192.0.2.100,192.0.2.200,12h" */
   dhcp_range?: string;

@@ -46,14 +46,14 @@ function checkValue(v: string): string {
  * IPv6 option numbers need dnsmasq's `option6:` prefix; any leading
  * `tag:` / `!175` selectors are kept in front of it.
  */
-export function dnsmasqOptionName(opt: DhcpOption): string {
+function dnsmasqOptionName(opt: DhcpOption): string {
   if (opt.ip_version !== 6) return opt.opt_name;
   const parts = opt.opt_name.split(',');
   const last = parts.pop()!;
   return [...parts, /^\d+$/.test(last) ? `option6:${last}` : last].join(',');
 }
 
-export function optionsFileText(tag: string, options: DhcpOption[]): string {
+function optionsFileText(tag: string, options: DhcpOption[]): string {
   return options.map((o) => `tag:${tag},${checkValue(dnsmasqOptionName(o))},${checkValue(o.opt_value)}\n`).join('');
 }
 

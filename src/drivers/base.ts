@@ -20,7 +20,7 @@ export const NON_VENDOR_KINDS: readonly InterfaceKind[] = INTERFACE_KINDS.filter
 export type JsonObject = Record<string, unknown>;
 
 /** What drivers may use of their conductor (Ironic's CONF and task.context): configuration and database. */
-export interface DriverContext {
+interface DriverContext {
   readonly conf: Config;
   readonly db: Database;
 }
@@ -46,7 +46,7 @@ export interface DriverTask {
 
 export type StepKind = 'clean' | 'deploy' | 'service' | 'verify';
 
-export interface ArgInfo {
+interface ArgInfo {
   description: string;
   required?: boolean;
 }
@@ -241,7 +241,7 @@ export interface NetworkInterface extends BaseInterface {
   removeCleaningNetwork(task: DriverTask): Promise<void>;
 }
 
-export interface InterfaceByKind {
+interface InterfaceByKind {
   bios: BiosInterface;
   boot: BootInterface;
   console: ConsoleInterface;

@@ -51,7 +51,7 @@ import { createNoVendor } from './vendor/no-vendor';
 import { createRedfishVendor } from './redfish/vendor';
 import { createIpmitoolVendor } from './ipmi/vendor';
 
-export type InterfaceFactory = () => BaseInterface;
+type InterfaceFactory = () => BaseInterface;
 
 const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   bios: new Map([['fake', createFakeBios], ['no-bios', createNoBios], ['redfish', createRedfishBios]]),
@@ -83,10 +83,6 @@ export function registerInterface(kind: InterfaceKind, name: string, factory: In
   implementations[kind].set(name, factory);
 }
 
-export function registerHardwareType(hw: HardwareType): void {
-  hardwareTypes.set(hw.name, hw);
-}
-
 export function interfaceFactory(kind: InterfaceKind, name: string): InterfaceFactory | undefined {
   return implementations[kind].get(name);
 }
@@ -97,8 +93,4 @@ export function knownInterfaces(kind: InterfaceKind): string[] {
 
 export function knownHardwareType(name: string): HardwareType | undefined {
   return hardwareTypes.get(name);
-}
-
-export function knownHardwareTypes(): HardwareType[] {
-  return [...hardwareTypes.values()];
 }

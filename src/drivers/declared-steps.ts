@@ -9,7 +9,7 @@ import type {
 } from './base';
 
 /** The step's body: nothing when done, or a wait state when it finishes asynchronously. */
-export type StepRun = (task: DriverTask, args: JsonObject) => Promise<StepResult>;
+type StepRun = (task: DriverTask, args: JsonObject) => Promise<StepResult>;
 
 /** A step with its run function: what an interface declares. */
 export interface DeclaredStep extends StepDecl {

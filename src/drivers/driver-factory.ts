@@ -18,12 +18,12 @@ import { RAID_LOGICAL_DISK_PROPERTIES } from './raid/logical-disk-properties';
 /** Options that older catalogs lack (firmware arrived after 21.4): Ironic's own defaults. */
 const FALLBACK_ENABLED: Partial<Record<InterfaceKind, string[]>> = { firmware: ['no-firmware'] };
 
-export interface HardwareTypeInterfaces {
+interface HardwareTypeInterfaces {
   enabled: Record<InterfaceKind, string[]>;
   defaults: Record<InterfaceKind, string | null>;
 }
 
-export interface HardwareInterfaceRow {
+interface HardwareInterfaceRow {
   hardware_type: string;
   interface_type: string;
   interface_name: string;

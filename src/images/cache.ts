@@ -27,7 +27,7 @@ export interface ResolvedImage extends ImageChecksumInfo {
 /** Turns non-URL image sources (e.g. Glance ids) into URLs; supplied by the caller. */
 export type ImageResolver = (imageSource: string) => Promise<ResolvedImage>;
 
-export interface ImageCacheOptions {
+interface ImageCacheOptions {
   /** e.g. [pxe]instance_master_path */
   master_dir: string;
   /** [pxe]image_cache_size in MiB; 0 or absent = unlimited. */
@@ -46,7 +46,7 @@ export interface ImageRequest extends ImageChecksumInfo {
   onProgress?: ProgressCallback;
 }
 
-export interface ImageLease {
+interface ImageLease {
   path: string;
   format: ImageFormat;
   size: number;

@@ -10,9 +10,9 @@
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 
-export type HashAlgo = 'md5' | 'sha1' | 'sha256' | 'sha512';
+type HashAlgo = 'md5' | 'sha1' | 'sha256' | 'sha512';
 
-export interface ChecksumSpec {
+interface ChecksumSpec {
   algo: HashAlgo;
   value: string;
 }
@@ -27,7 +27,7 @@ export class ChecksumError extends Error {
   override readonly name: string = 'ChecksumError';
 }
 
-export class ChecksumMismatchError extends ChecksumError {
+class ChecksumMismatchError extends ChecksumError {
   override readonly name = 'ChecksumMismatchError';
   constructor(
     readonly imageSource: string,
@@ -48,7 +48,7 @@ export function algoForDigest(digest: string): HashAlgo {
   return algo;
 }
 
-export function isChecksumUrl(value: string): boolean {
+function isChecksumUrl(value: string): boolean {
   return /^(https?|file):\/\//i.test(value);
 }
 
@@ -74,7 +74,7 @@ export function imageFileName(imageSource: string): string {
   }
 }
 
-export type TextFetcher = (url: string) => Promise<string>;
+type TextFetcher = (url: string) => Promise<string>;
 
 export async function resolveChecksum(info: ImageChecksumInfo, imageSource: string, fetchText: TextFetcher): Promise<ChecksumSpec | undefined> {
   if (info.image_os_hash_algo && info.image_os_hash_value) {

@@ -21,11 +21,11 @@ import { pyTruthy } from '../common/python/truthiness';
 
 const run = promisify(execFile);
 
-export const MAX_CONFIGDRIVE_SIZE = 64 * 1024 * 1024;
-export const CONFIGDRIVE_LABEL = 'config-2';
-export const DEFAULT_VERSIONS = ['2012-08-10', 'latest'] as const;
+const MAX_CONFIGDRIVE_SIZE = 64 * 1024 * 1024;
+const CONFIGDRIVE_LABEL = 'config-2';
+const DEFAULT_VERSIONS = ['2012-08-10', 'latest'] as const;
 
-export type JsonObject = { [key: string]: unknown };
+type JsonObject = { [key: string]: unknown };
 
 export interface ConfigDriveDict {
   meta_data?: JsonObject;
@@ -37,15 +37,15 @@ export interface ConfigDriveDict {
 
 export type ConfigDriveInput = string | ConfigDriveDict;
 
-export type ConfigDriveForm =
+type ConfigDriveForm =
   | { kind: 'url'; url: string }
   | { kind: 'encoded'; data: string }
   | { kind: 'dict'; dict: ConfigDriveDict };
 
-export class ConfigDriveError extends Error {
+class ConfigDriveError extends Error {
   override readonly name: string = 'ConfigDriveError';
 }
-export class ConfigDriveTooLargeError extends ConfigDriveError {
+class ConfigDriveTooLargeError extends ConfigDriveError {
   override readonly name = 'ConfigDriveTooLargeError';
 }
 
@@ -107,7 +107,7 @@ async function packIso(dir: string, out: string): Promise<void> {
   throw new ConfigDriveError(`Error generating the configdrive: ${errors.join('; ')}`);
 }
 
-export interface BuildOptions {
+interface BuildOptions {
   versions?: readonly string[];
   maxSize?: number;
   tmpDir?: string;

@@ -49,11 +49,3 @@ export async function convertToRaw(src: string, dest: string, from?: ImageFormat
     throw new ImageConversionError(`qemu-img convert of ${src} failed: ${(err as Error).message}`);
   }
 }
-
-/** Virtual size as reported by qemu-img (for the raw result's expected size). */
-export async function virtualSize(file: string, format: ImageFormat): Promise<number> {
-  const { stdout } = await run('qemu-img', ['info', '-f', format, '--output=json', file]);
-  const info = JSON.parse(stdout) as { 'virtual-size'?: number };
-  if (typeof info['virtual-size'] !== 'number') throw new ImageConversionError('qemu-img info gave no virtual size');
-  return info['virtual-size'];
-}

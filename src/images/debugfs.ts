@@ -23,7 +23,7 @@ export interface FsTarget {
   offset?: number;
 }
 
-export interface InodeInfo {
+interface InodeInfo {
   mode: number;
   uid: number;
   gid: number;

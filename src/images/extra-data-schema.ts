@@ -16,7 +16,7 @@
  * a JSON Schema document, for API-side validation.
  */
 
-export interface InjectedFile {
+interface InjectedFile {
   path: string;
   /** base64 */
   contents: string;
@@ -27,27 +27,6 @@ export interface ExtraData {
   files?: InjectedFile[];
   os_type?: 'linux' | 'windows';
 }
-
-export const EXTRA_DATA_JSON_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    admin_pass: { type: 'string', minLength: 1, maxLength: 255 },
-    files: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['path', 'contents'],
-        properties: {
-          path: { type: 'string', pattern: '^/[^"\\n\\r]*$', maxLength: 4096 },
-          contents: { type: 'string', pattern: '^[A-Za-z0-9+/]*={0,2}$' },
-        },
-      },
-    },
-    os_type: { type: 'string', enum: ['linux', 'windows'] },
-  },
-} as const;
 
 export class ExtraDataValidationError extends Error {
   override readonly name = 'ExtraDataValidationError';

@@ -14,7 +14,7 @@ export class InjectionError extends Error {
   override readonly name = 'InjectionError';
 }
 
-export interface InjectOptions {
+interface InjectOptions {
   /** Byte offset of the root filesystem inside the image (0 for a bare fs). */
   offset?: number;
   /** Fixed salt (tests); random otherwise. */
@@ -22,7 +22,7 @@ export interface InjectOptions {
   now?: Date;
 }
 
-export interface InjectResult {
+interface InjectResult {
   image: string;
   passwordSet: boolean;
   files: string[];

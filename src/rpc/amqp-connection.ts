@@ -11,7 +11,7 @@ function amqplib(): typeof amqp {
 }
 import { log } from '../common/log';
 
-export type Setup = (channel: amqp.ConfirmChannel) => Promise<void>;
+type Setup = (channel: amqp.ConfirmChannel) => Promise<void>;
 
 /** rabbit://user:pass@host:port/vhost -> amqp://... (oslo.messaging's transport_url). */
 export function amqpUrl(transportUrl: string): string {

@@ -12,7 +12,7 @@ import { dispatch } from './dispatch';
 import { amqpUrl, ReconnectingAmqp } from './amqp-connection';
 import { decode, encode, RpcReply, RpcRequest, toFailure } from './wire';
 
-export interface RpcServer {
+interface RpcServer {
   close(): Promise<void>;
 }
 

@@ -19,7 +19,6 @@ import { JsonRpcCaller } from './json-rpc-client';
 import { serveJsonRpc } from './json-rpc-server';
 import { callLocal, withIronicErrors } from './dispatch';
 import { METHOD_NAMES, METHOD_ROUTES, MethodName } from './methods';
-export type { ConductorApi } from './conductor-api';
 
 export type ConductorClient = ConductorApi & { close(): Promise<void> };
 

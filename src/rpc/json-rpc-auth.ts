@@ -9,14 +9,14 @@ import { BasicAuthFailure, HtpasswdFile } from '../auth/htpasswd';
 import { KeystoneTokenClient, keystoneSettings } from '../auth/keystone-client';
 
 /** A refusal: HTTP status, message and any challenge header. */
-export interface AuthRefusal {
+interface AuthRefusal {
   status: number;
   message: string;
   headers?: Record<string, string>;
 }
 
 /** Returns null when the request may proceed; clientAddress is the peer's IP address. */
-export type RequestGate = (headers: IncomingHttpHeaders, clientAddress: string) => Promise<AuthRefusal | null>;
+type RequestGate = (headers: IncomingHttpHeaders, clientAddress: string) => Promise<AuthRefusal | null>;
 
 export function jsonRpcAuthStrategy(conf: Config): string {
   return conf.optStr('json_rpc', 'auth_strategy') ?? conf.str('DEFAULT', 'auth_strategy');

@@ -5,7 +5,7 @@ import type { ConductorApi } from './conductor-api';
 export type MethodName = Exclude<keyof ConductorApi, 'topicFor' | 'conductorHostsFor'>;
 
 /** How to find the routing node: the node UUID argument, node_id in values, the node of the named port, portgroup, volume connector, target or allocation, or none. */
-export type Route = 'node' | 'values' | 'port' | 'portgroup' | 'volumeConnector' | 'volumeTarget' | 'allocation' | 'any';
+type Route = 'node' | 'values' | 'port' | 'portgroup' | 'volumeConnector' | 'volumeTarget' | 'allocation' | 'any';
 
 export const METHOD_ROUTES: Readonly<Record<MethodName, Route>> = {
   createNode: 'values', updateNode: 'node', destroyNode: 'node', validateDriverInterfaces: 'node',

@@ -25,7 +25,7 @@ export function decode<T>(text: string): T {
   }) as T;
 }
 
-export interface WireFailure {
+interface WireFailure {
   kind: string;
   code: number;
   message: string;

@@ -44,7 +44,7 @@ function checkOwnerField(ctx: ApiContext, fields: Iterable<string> | null): void
 }
 
 /** get_rpc_allocation: by UUID or logical name. */
-export async function getAllocationByIdent(ctx: ApiContext, ident: string): Promise<AllocationRecord> {
+async function getAllocationByIdent(ctx: ApiContext, ident: string): Promise<AllocationRecord> {
   if (!args.isUuidLike(ident) && !args.isValidLogicalName(ident)) throw new InvalidUuidOrName({ name: ident });
   return allocationsRepo.get(ctx.state.deps.db, ident);
 }

@@ -24,7 +24,7 @@ import { nodeColumnsFor } from '../views/node-columns';
 import { loadNodeExtras, NodeRef } from '../views/node-extras';
 import { NodeRow, nodeRefs, nodeRowWriter } from '../views/node-json';
 
-export const DEFAULT_LIST_FIELDS = ['instance_uuid', 'maintenance', 'power_state', 'provision_state', 'uuid', 'name'];
+const DEFAULT_LIST_FIELDS = ['instance_uuid', 'maintenance', 'power_state', 'provision_state', 'uuid', 'name'];
 
 const VALID_FAULTS = ['power failure', 'clean failure', 'rescue abort failure'];
 
@@ -172,7 +172,7 @@ function checkModelFields(fields: string[] | null): void {
   throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
 }
 
-export interface NodeListParent {
+interface NodeListParent {
   /** Set for /v1/chassis/{chassis_uuid}/nodes. */
   chassisUuid?: string;
 }

@@ -20,8 +20,6 @@ import { checkAllowedNodeFields, listNodes } from './node-list';
 import { patchNode } from './node-patch';
 import { validationView } from '../views/validation';
 
-export { listNodes } from './node-list';
-
 async function showNode(ctx: ApiContext, ident: string): Promise<void> {
   const q = readQuery(ctx, ['fields']);
   const fields = args.stringList('fields', q.fields);

@@ -5,9 +5,7 @@
  */
 import { listScope } from '../policy/scope';
 import Router from '@koa/router';
-import {
-  HttpError, HTTPNotFound, InvalidParameterValue, NotAcceptable, NotFound, PortgroupNotFound,
-} from '../../common/errors';
+import { HttpError, HTTPNotFound, InvalidParameterValue, PortgroupNotFound } from '../../common/errors';
 import type { PortgroupRecord } from '../../db/models';
 import * as portgroupsRepo from '../../db/repositories/portgroups';
 import { collection } from '../collection';
@@ -15,7 +13,7 @@ import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { portgroupDict, portgroupView } from '../views/portgroup';

@@ -23,7 +23,7 @@ import { checkAllowedPortFields } from './port-fields';
 
 const DEFAULT_FIELDS = ['uuid', 'address'];
 const INVALID_SORT_KEYS = ['extra', 'internal_info', 'local_link_connection'];
-export interface PortListParent {
+interface PortListParent {
   node?: string;
   portgroup?: string;
 }

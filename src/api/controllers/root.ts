@@ -15,7 +15,7 @@ function versionDoc(base: string, maxMinor: number) {
   };
 }
 
-export function rootDocument(base: string, maxMinor: number) {
+function rootDocument(base: string, maxMinor: number) {
   return {
     name: 'OpenStack Ironic API',
     description: 'Ironic is an OpenStack project which enables the provision and management of baremetal machines.',
@@ -37,7 +37,7 @@ const GATED_RESOURCES: [string, number][] = [
   ['shards', V.SHARDS],
 ];
 
-export function v1Document(base: string, minor: number, maxMinor: number): Record<string, unknown> {
+function v1Document(base: string, minor: number, maxMinor: number): Record<string, unknown> {
   const links: Link[] = [
     { href: `${base}/v1/`, rel: 'self' },
     { href: 'https://docs.openstack.org//ironic/latest/contributor//webapi.html', rel: 'describedby', type: 'text/html' },

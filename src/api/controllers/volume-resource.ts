@@ -27,7 +27,7 @@ import type { ApiContext } from '../state';
 import { checkInvalidFields } from '../views/resource-dict';
 import { listScope } from '../policy/scope';
 
-export interface VolumeRecordBase {
+interface VolumeRecordBase {
   id: number;
   uuid: string;
   node_id: number | null;

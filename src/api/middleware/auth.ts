@@ -18,7 +18,7 @@ import { log } from '../../common/log';
 const PUBLIC_ROUTES = ['/', '/v1', '/v1/lookup', '/v1/heartbeat/[a-z0-9\\-]+']
   .map((route) => new RegExp(`^${route}(\\.json|\\.xml)?$`));
 
-export function isPublicRoute(path: string): boolean {
+function isPublicRoute(path: string): boolean {
   const stripped = path.replace(/\/+$/, '') || path;
   return PUBLIC_ROUTES.some((re) => re.test(stripped));
 }
@@ -45,7 +45,7 @@ function rejectKeystone(ctx: Ctx, wwwAuthenticateUri: string): void {
 }
 
 /** webob's HTTPServiceUnavailable('The Keystone service is temporarily unavailable.'), per Accept. */
-export function keystoneUnavailableReply(accept: string): { type: string; body: string } {
+function keystoneUnavailableReply(accept: string): { type: string; body: string } {
   const explanation = 'The server is currently unavailable. Please try again at a later time.';
   const detail = 'The Keystone service is temporarily unavailable.';
   if (accept.includes('text/html') || accept.includes('*/*')) {

@@ -9,7 +9,7 @@ import { InvalidParameterValue, httpBadRequest, httpTooLarge } from '../../commo
 import { checkJsonText, JsonLimitError } from '../../common/json-limits';
 import type { ApiState } from '../state';
 
-export interface BodyLimits {
+interface BodyLimits {
   general: number;
   provision: number;
 }

@@ -21,7 +21,7 @@ const ROUTING_STRIPPED_HEADERS = [
  * Every message is masked before it is sent: faults echo request and stored data, and a 500's text
  * may be raw driver or SQL text (knex interpolates bound values, driver_info passwords included).
  */
-export function faultBody(faultcode: 'Client' | 'Server', faultstring: string): string {
+function faultBody(faultcode: 'Client' | 'Server', faultstring: string): string {
   return pyJsonDumps({ error_message: pyJsonDumps({ faultcode, faultstring: maskMessage(faultstring), debuginfo: null }) });
 }
 

@@ -10,7 +10,7 @@ import { servedRoutes } from './routes';
 type Json = Record<string, unknown>;
 
 /** `:node_ident` → `{node_ident}`; a `*rest` wildcard becomes a plain parameter. */
-export function openApiPath(path: string): string {
+function openApiPath(path: string): string {
   return path.replace(/[:*](\w+)/g, '{$1}');
 }
 

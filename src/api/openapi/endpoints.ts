@@ -15,7 +15,7 @@ import { PORTGROUP_SCHEMA } from '../schemas/portgroup';
 import { CONNECTOR_SCHEMA, TARGET_SCHEMA } from '../schemas/volume';
 import { PROVISION_BODY_SCHEMA, POWER_BODY_SCHEMA, BOOT_DEVICE_BODY_SCHEMA } from './action-schemas';
 
-export interface EndpointDoc {
+interface EndpointDoc {
   summary: string;
   minVersion: number;
   status: number;

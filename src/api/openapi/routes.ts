@@ -2,7 +2,7 @@
 import { RESOURCE_ROUTERS } from '../controllers';
 import { v1IndexRouter } from '../controllers/root';
 
-export interface ServedRoute {
+interface ServedRoute {
   method: string;
   path: string;
 }

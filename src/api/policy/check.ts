@@ -18,7 +18,7 @@ export type Check =
   | { kind: 'role'; role: string }
   | { kind: 'generic'; key: string; match: string };
 
-export type RuleLookup = (name: string) => Check | undefined;
+type RuleLookup = (name: string) => Check | undefined;
 
 function tokenize(text: string): string[] {
   const tokens: string[] = [];

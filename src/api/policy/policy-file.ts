@@ -29,13 +29,13 @@ function findConfigPath(conf: Config, name: string, kind: 'file' | 'directory'):
   return null;
 }
 
-export function findPolicyFile(conf: Config): string | null {
+function findPolicyFile(conf: Config): string | null {
   const name = conf.has('oslo_policy', 'policy_file') ? conf.str('oslo_policy', 'policy_file') : 'policy.yaml';
   return findConfigPath(conf, name, 'file');
 }
 
 /** The files of the policy_dirs that exist, in the order oslo.policy applies them. */
-export function findPolicyDirFiles(conf: Config): string[] {
+function findPolicyDirFiles(conf: Config): string[] {
   const raw = conf.raw('oslo_policy', 'policy_dirs');
   const names = Array.isArray(raw) ? raw.map(String) : [];
   return names.flatMap((name) => {
@@ -66,7 +66,7 @@ function unquote(text: string, file: string, line: number): string {
 }
 
 /** Rule name → check string. */
-export function parsePolicyFile(file: string): Map<string, string> {
+function parsePolicyFile(file: string): Map<string, string> {
   const text = fs.readFileSync(file, 'utf8');
   const rules = new Map<string, string>();
   if (/^\s*\{/.test(text)) {

@@ -4,8 +4,8 @@
  */
 import { bestMatch, iterErrors, Schema } from '../../common/jsonschema';
 
-export { bestMatch, isType, iterErrors } from '../../common/jsonschema';
-export type { JsonType, Schema, SchemaError } from '../../common/jsonschema';
+export { bestMatch, iterErrors } from '../../common/jsonschema';
+export type { Schema } from '../../common/jsonschema';
 
 /**
  * Ironic's args.schema validator message: "Schema error for NAME: MSG" plus ". Possible root cause: CAUSE"

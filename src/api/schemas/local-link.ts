@@ -17,10 +17,10 @@ function baseSchema(): Schema {
   };
 }
 
-export const LOCAL_LINK_SCHEMA: Schema = { ...baseSchema(), required: ['port_id', 'switch_id'] };
-export const LOCAL_LINK_SMART_NIC_SCHEMA: Schema = { ...baseSchema(), required: ['port_id', 'hostname'] };
+const LOCAL_LINK_SCHEMA: Schema = { ...baseSchema(), required: ['port_id', 'switch_id'] };
+const LOCAL_LINK_SMART_NIC_SCHEMA: Schema = { ...baseSchema(), required: ['port_id', 'hostname'] };
 const UNMANAGED_BASE = baseSchema();
-export const LOCAL_LINK_UNMANAGED_SCHEMA: Schema = {
+const LOCAL_LINK_UNMANAGED_SCHEMA: Schema = {
   ...UNMANAGED_BASE,
   properties: { ...UNMANAGED_BASE.properties, network_type: { type: 'string', enum: ['unmanaged'] } },
   required: ['network_type'],

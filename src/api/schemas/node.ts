@@ -118,7 +118,7 @@ export const CONFIGDRIVE_SCHEMA: Schema = {
 };
 
 /** NODE_VALIDATE_EXTRA: after the schema, these fields are converted/checked in this order. */
-export function validateNodeExtra(node: Record<string, unknown>): Record<string, unknown> {
+function validateNodeExtra(node: Record<string, unknown>): Record<string, unknown> {
   const out = { ...node };
   for (const { name, convert } of CONVERTED_FIELDS) {
     if (!Object.hasOwn(out, name)) continue;

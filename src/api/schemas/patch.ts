@@ -42,7 +42,7 @@ export function patchValues(patch: PatchOp[], path: string): unknown[] {
   return patch.filter((p) => p.path === path && p.op !== 'remove').map((p) => p.value);
 }
 
-export function isPathRemoved(patch: PatchOp[], path: string): boolean {
+function isPathRemoved(patch: PatchOp[], path: string): boolean {
   const base = path.replace(/\/+$/, '');
   return patch.some((p) => (p.path === base || p.path.startsWith(`${base}/`)) && p.op === 'remove');
 }

@@ -7,7 +7,7 @@ import { checkInvalidFields, links, sanitize } from './resource-dict';
  * Ironic 21.4's interface types. Upstream iterates a Python set here, so the order is arbitrary per
  * process; this is the order one reference run showed.
  */
-export const DRIVER_INTERFACE_TYPES = [
+const DRIVER_INTERFACE_TYPES = [
   'management', 'raid', 'bios', 'inspect', 'network', 'storage', 'power', 'vendor', 'console', 'rescue', 'deploy', 'boot',
 ] as const;
 

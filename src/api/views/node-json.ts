@@ -23,7 +23,7 @@ import { isoformat } from './resource-dict';
 export type NodeRow = readonly unknown[];
 
 /** What a row's writer gets besides the row: the computed fields and the node's traits (null when not loaded). */
-export interface NodeRowContext {
+interface NodeRowContext {
   extras: NodeViewExtras;
   traits: readonly string[] | null;
 }

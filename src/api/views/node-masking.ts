@@ -12,7 +12,7 @@ import {
 import { NODE_FIELD_REGISTRY, NodeMask } from '../../db/node-fields';
 import { StoredJson } from '../../db/stored-json';
 
-export function maskInstanceInfo(info: Record<string, unknown>): Record<string, unknown> {
+function maskInstanceInfo(info: Record<string, unknown>): Record<string, unknown> {
   const out = maskDictPassword(info);
   if (pyTruthy(out.configdrive)) out.configdrive = SECRET;
   if (pyTruthy(out.image_url)) out.image_url = SECRET;
@@ -25,7 +25,7 @@ export function maskDriverInternalInfo(info: Record<string, unknown>): Record<st
 }
 
 /** A dict column as a view receives it: decoded, or its stored text on list paths. */
-export type DictColumn = Record<string, unknown> | StoredJson;
+type DictColumn = Record<string, unknown> | StoredJson;
 
 type DictMask = (d: Record<string, unknown>) => Record<string, unknown>;
 
@@ -70,7 +70,7 @@ export function maskNodeDict(field: string, dict: Record<string, unknown>): Reco
 }
 
 /** A dict field for the view: stored text passed on unparsed when masking cannot change it. */
-export function maskDictColumn(field: string, value: DictColumn): DictColumn {
+function maskDictColumn(field: string, value: DictColumn): DictColumn {
   if (!(value instanceof StoredJson)) return maskNodeDict(field, value);
   return storedDictNeedsMask(field, value.text) ? maskNodeDict(field, value.parse() as Record<string, unknown>) : value;
 }

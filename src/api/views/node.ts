@@ -56,7 +56,7 @@ const KNOWN_FIELDS = new Set<string>(['uuid', 'traits', ...API_FULFILLED_FIELDS,
 
 const objectFieldsCache = new WeakMap<readonly string[], readonly string[]>();
 
-export function objectFieldsFor(fields: readonly string[] | null): readonly string[] {
+function objectFieldsFor(fields: readonly string[] | null): readonly string[] {
   if (fields === null) return NODE_FIELDS;
   const cached = objectFieldsCache.get(fields);
   if (cached) return cached;

@@ -11,7 +11,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const OPTIONS = {
+const OPTIONS = {
   url: { type: 'string' }, 'api-version': { type: 'string' }, interval: { type: 'string' }, timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' },
   node: { type: 'string' }, instance: { type: 'string' }, 'instance-uuid': { type: 'string' },

@@ -12,7 +12,7 @@ import type { RingManager } from '../../rpc/ring-manager';
 import type { Task } from '../task';
 import { provisioningErrorHandler } from '../error-handlers';
 
-export interface FailOptions {
+interface FailOptions {
   callback?: (task: Task) => Promise<void>;
   lastError?: string;
   keepTargetState?: boolean;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { encodeInsert } from '../codec';
 import type { Database } from '../connection';
 
-export interface HistoryEntry {
+interface HistoryEntry {
   nodeId: number;
   conductor: string;
   event: string;

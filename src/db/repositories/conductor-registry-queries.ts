@@ -6,7 +6,7 @@ import { decodeRow, encodeInsert, encodeRow } from '../codec';
 import type { Database } from '../connection';
 import type { ConductorRecord } from '../models';
 
-export interface HardwareInterfaceRow {
+interface HardwareInterfaceRow {
   hardware_type: string;
   interface_type: string;
   interface_name: string;
@@ -80,7 +80,7 @@ function lastSeen(c: ConductorRecord): number {
   return (c.updated_at ?? c.created_at ?? new Date(0)).getTime();
 }
 
-export async function listConductors(db: Database): Promise<ConductorRecord[]> {
+async function listConductors(db: Database): Promise<ConductorRecord[]> {
   const rows = await db.knex('conductors').orderBy('id') as Array<Record<string, unknown>>;
   return rows.map((r) => decodeRow<ConductorRecord>('conductors', r));
 }
@@ -108,9 +108,4 @@ export async function activeHardwareTypeHosts(db: Database, timeoutSeconds: numb
     out.set(key, hosts);
   }
   return out;
-}
-
-export async function conductorId(db: Database, hostname: string): Promise<number | null> {
-  const row = await db.knex('conductors').where({ hostname }).first('id') as { id: number } | undefined;
-  return row ? Number(row.id) : null;
 }

@@ -15,7 +15,7 @@ export interface PageOptions {
   sortDir?: 'asc' | 'desc';
 }
 
-export function sortKeys(table: TableName, sortKey?: string): string[] {
+function sortKeys(table: TableName, sortKey?: string): string[] {
   const spec: Readonly<Record<string, string>> = TABLES[table];
   if (sortKey && sortKey !== 'id') {
     const kind = Object.hasOwn(spec, sortKey) ? spec[sortKey] : undefined;

@@ -5,7 +5,7 @@
  */
 import type { Database } from '../connection';
 
-export type UuidTable = 'nodes' | 'chassis' | 'portgroups' | 'allocations' | 'deploy_templates';
+type UuidTable = 'nodes' | 'chassis' | 'portgroups' | 'allocations' | 'deploy_templates';
 
 const CHUNK = 5000;
 

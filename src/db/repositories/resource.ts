@@ -12,7 +12,7 @@ import { InvalidParameterError, NotFoundError } from '../errors';
 import { applyPage, loadMarker, PageOptions } from './paginate';
 import { DuplicateMapper, Executor, insertRow, updateWhere } from './table-access';
 
-export interface ResourceSpec {
+interface ResourceSpec {
   table: TableName;
   /** Ironic's noun for NotFound errors: "Port" -> PortNotFound. */
   noun: string;
@@ -22,11 +22,11 @@ export interface ResourceSpec {
   hasName?: boolean;
 }
 
-export type FilterApplier<F> = (query: Knex.QueryBuilder, filters: F, db: Database) => void;
+type FilterApplier<F> = (query: Knex.QueryBuilder, filters: F, db: Database) => void;
 
 const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
-export interface Resource<R, F> {
+interface Resource<R, F> {
   create(db: Database, values: Record<string, unknown>, ex?: Executor): Promise<R>;
   /** number -> id, UUID-like -> uuid, else name (when the table has names). */
   get(db: Database, ident: number | string, ex?: Executor): Promise<R>;

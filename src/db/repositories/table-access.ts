@@ -13,7 +13,7 @@ export type Executor = Knex | Knex.Transaction;
 /** Builds the typed error for a duplicate on `columns`, or null to rethrow the driver error. */
 export type DuplicateMapper = (columns: string[]) => Error | null;
 
-export function rethrowDuplicate(err: unknown, mapDuplicate?: DuplicateMapper): never {
+function rethrowDuplicate(err: unknown, mapDuplicate?: DuplicateMapper): never {
   const columns = duplicateColumns(err);
   if (columns !== null && mapDuplicate) {
     const typed = mapDuplicate(columns);
@@ -43,11 +43,6 @@ export async function updateWhere(ex: Executor, dialect: Dialect, table: TableNa
   } catch (err) {
     return rethrowDuplicate(err, mapDuplicate);
   }
-}
-
-export async function selectOne<R>(ex: Executor, table: TableName, where: Record<string, unknown>): Promise<R | null> {
-  const row = await ex(table).where(where).first() as Record<string, unknown> | undefined;
-  return row ? decodeRow<R>(table, row) : null;
 }
 
 export async function selectMany<R>(ex: Executor, table: TableName, where: Record<string, unknown>,

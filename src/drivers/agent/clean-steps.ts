@@ -52,7 +52,7 @@ export async function refreshCleanSteps(task: DriverTask, client: AgentClient): 
 }
 
 /** get_steps(task, 'clean', interface, overrides): the cached steps of one interface. */
-export function cachedCleanSteps(task: DriverTask, iface: InterfaceKind, overrides: Record<string, number | null> = {}): StepInfo[] {
+function cachedCleanSteps(task: DriverTask, iface: InterfaceKind, overrides: Record<string, number | null> = {}): StepInfo[] {
   const cache = (task.node.driver_internal_info ?? {}).agent_cached_clean_steps as Record<string, JsonObject[]> | undefined;
   return (cache?.[iface] ?? []).map((raw) => {
     const step = { ...raw } as unknown as StepInfo;

@@ -31,7 +31,7 @@ export function updateImageType(task: DriverTask): void {
 }
 
 /** The image_info of write_image, as IPA's standby extension expects it. */
-export function imageInfo(task: DriverTask, configdrive: string | null): JsonObject {
+function imageInfo(task: DriverTask, configdrive: string | null): JsonObject {
   const node = task.node;
   const ii = node.instance_info ?? {};
   const info: JsonObject = {

@@ -13,7 +13,7 @@ import { log } from '../../common/log';
 import type { DownloadProgress } from '../../images/download';
 import type { DriverTask } from '../base';
 
-export const PROGRESS_KEY = 'image_download_progress';
+const PROGRESS_KEY = 'image_download_progress';
 const SAVE_INTERVAL_MS = 1000;
 const LOG_PERCENT_STEP = 10;
 const LOG_BYTES_STEP = 100 * 1024 * 1024;

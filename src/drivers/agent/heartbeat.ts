@@ -19,7 +19,7 @@ const HEARTBEAT_ALLOWED = [states.DEPLOYWAIT, states.CLEANWAIT, states.RESCUEWAI
   states.RESCUING, states.SERVICEWAIT, states.SERVICING];
 
 /** refresh_steps(task, 'deploy'): caches the agent's deploy steps by interface. */
-export async function refreshDeploySteps(task: DriverTask, client: AgentClient): Promise<void> {
+async function refreshDeploySteps(task: DriverTask, client: AgentClient): Promise<void> {
   const node = task.node;
   const command = await client.getDeploySteps(node, agentNodeDict(task), task.ports);
   const result = (command.command_result ?? {}) as Record<string, unknown>;

@@ -29,7 +29,7 @@ import { DownloadProgressRecorder } from './download-progress';
 import { applyGlanceImageInfo, showGlanceImage, useSwiftTempUrl } from './glance-image';
 
 /** The master cache of instance images ([pxe]instance_master_path, Ironic's InstanceImageCache). */
-export function instanceImageCache(conf: Config): ImageCache {
+function instanceImageCache(conf: Config): ImageCache {
   return masterImageCacheAt(conf, conf.str('pxe', 'instance_master_path'));
 }
 

@@ -9,7 +9,7 @@ import type { DriverTask, HeartbeatOutcome, JsonObject } from '../base';
 import { cleanVersionMismatch, postCleanStepReboot } from './clean-step-hooks';
 import { commandErrorText, type AgentClient, type AgentCommand } from './client';
 
-export type AgentStepType = 'clean' | 'deploy';
+type AgentStepType = 'clean' | 'deploy';
 
 /** What differs between the step types. */
 interface StepTypeFacts {

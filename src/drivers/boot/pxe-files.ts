@@ -31,7 +31,7 @@ export function kernelCommandLine(task: DriverTask, conf: PxeConf, ramdiskParams
   return extra.length ? `${line} ${extra.join(' ')}` : line;
 }
 
-export interface NodeFiles {
+interface NodeFiles {
   mode: RamdiskMode;
   /** Present when the instance kernel/ramdisk are placed in the node directory too. */
   instance?: boolean;
@@ -96,7 +96,7 @@ function httpBootOptions(task: DriverTask, flavor: BootFlavor): DhcpOption[] {
   return opts.map(([opt_name, opt_value]) => ({ opt_name, opt_value, ip_version: 4 as const }));
 }
 
-export function dhcpOptionsFor(task: DriverTask, flavor: BootFlavor, supportsIpxeTag: boolean): DhcpOption[] {
+function dhcpOptionsFor(task: DriverTask, flavor: BootFlavor, supportsIpxeTag: boolean): DhcpOption[] {
   if (flavor.http) return httpBootOptions(task, flavor);
   const arch = (task.node.properties as Dict | null)?.cpu_arch;
   const ipVersion = task.ctx.conf.str('pxe', 'ip_version') === '6' ? 6 : 4;

@@ -9,7 +9,7 @@ import { pyRepr } from '../../common/python/repr';
 import type { DriverTask } from '../base';
 
 export type RamdiskMode = 'deploy' | 'rescue';
-export type BootOption = 'local' | 'netboot' | 'ramdisk';
+type BootOption = 'local' | 'netboot' | 'ramdisk';
 
 type Dict = Record<string, unknown>;
 
@@ -48,7 +48,7 @@ export function bootModeOf(task: DriverTask): 'bios' | 'uefi' {
 }
 
 /** utils.is_whole_disk_image: recorded at deploy time, else "no instance kernel/ramdisk given". */
-export function isWholeDiskImage(task: DriverTask): boolean {
+function isWholeDiskImage(task: DriverTask): boolean {
   const recorded = info(task, 'driver_internal_info').is_whole_disk_image;
   if (typeof recorded === 'boolean') return recorded;
   const ii = info(task, 'instance_info');
@@ -90,7 +90,7 @@ export function parseDriverInfo(task: DriverTask, mode: RamdiskMode): { kernel: 
   return { kernel: String(values[labels[0]]), ramdisk: String(values[labels[1]]) };
 }
 
-export interface InstanceImageInfo {
+interface InstanceImageInfo {
   image_source?: string;
   kernel?: string;
   ramdisk?: string;

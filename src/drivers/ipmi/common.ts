@@ -56,7 +56,7 @@ export const IPMI_PROPERTIES: Readonly<Record<string, string>> = lookupTable({ .
 const RETRYABLE_FAILURES = ['insufficient resources for session', 'Node busy', 'Timeout', 'Out of space',
   'BMC initialization in progress'];
 
-export interface IpmiDriverInfo {
+interface IpmiDriverInfo {
   uuid: string;
   address: string;
   port: number | null;
@@ -227,7 +227,7 @@ export function ipmiClientOptions(info: IpmiDriverInfo, timing: { attemptTimeout
 }
 
 /** [ipmi]use_ipmitool_binary picks Debian's ipmitool over the built-in client. */
-export function createIpmiClient(conf: Config, options: ipmi.IpmiClientOptions, commandTimeoutMs: number): ipmi.IpmiPowerClient {
+function createIpmiClient(conf: Config, options: ipmi.IpmiClientOptions, commandTimeoutMs: number): ipmi.IpmiPowerClient {
   if (conf.bool('ipmi', 'use_ipmitool_binary')) return new ipmi.IpmitoolClient({ ...options, commandTimeoutMs });
   return new ipmi.IpmiClient(options);
 }

@@ -43,7 +43,7 @@ function capability(raw: unknown, name: string): string | null {
 }
 
 /** boot_mode_utils.get_boot_mode: instance capabilities, node capabilities, else [deploy]default_boot_mode. */
-export function bootModeOf(node: NodeRecord, conf: Config): string {
+function bootModeOf(node: NodeRecord, conf: Config): string {
   const instance = (node.instance_info ?? {}) as Record<string, unknown>;
   if (boolFromString(capability(instance.capabilities, 'secure_boot') ?? false)) return 'uefi';
   const mode = capability(instance.capabilities, 'boot_mode')

@@ -27,7 +27,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** _power_status: the chassis power bit as Ironic's state. */
-export async function powerStatus(task: DriverTask): Promise<string> {
+async function powerStatus(task: DriverTask): Promise<string> {
   const state = await ipmiCall(task, 'power status', (c) => c.getPowerState());
   return state === 'on' ? states.POWER_ON : states.POWER_OFF;
 }

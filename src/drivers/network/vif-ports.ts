@@ -14,7 +14,7 @@ function isPortgroup(p: PortLike): p is PortgroupRecord {
   return 'mode' in p;
 }
 
-export function vifOf(p: PortLike): string | null {
+function vifOf(p: PortLike): string | null {
   const v = (p.internal_info ?? {})[TENANT_VIF_KEY];
   return typeof v === 'string' ? v : null;
 }

@@ -8,7 +8,7 @@ import type { JsonObject } from '../base';
 import { RAID_LOGICAL_DISK_PROPERTIES as D } from './logical-disk-properties';
 
 /** raid_config_schema.json, keyword order kept: it decides which error python-jsonschema reports. */
-export const RAID_CONFIG_SCHEMA: Schema = {
+const RAID_CONFIG_SCHEMA: Schema = {
   type: 'object',
   properties: {
     logical_disks: {

@@ -44,7 +44,7 @@ const TRUE_WORDS = ['1', 't', 'true', 'on', 'y', 'yes'];
 const FALSE_WORDS = ['0', 'f', 'false', 'off', 'n', 'no'];
 const AUTH_TYPES = ['basic', 'session', 'auto'];
 
-export interface RedfishDriverInfo {
+interface RedfishDriverInfo {
   address: string;
   systemId: string | null;
   username: string | null;

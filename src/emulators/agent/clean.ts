@@ -35,7 +35,7 @@ export class VersionMismatch extends AgentCommandError {
   }
 }
 
-export function checkVersions(cleanVersion: unknown): void {
+function checkVersions(cleanVersion: unknown): void {
   if (cleanVersion === null || cleanVersion === undefined) return;
   if (JSON.stringify(cleanVersion) !== JSON.stringify(HARDWARE_MANAGER_VERSION)) throw new VersionMismatch(cleanVersion);
 }

@@ -9,7 +9,7 @@ import { promises as fsp } from 'node:fs';
 import { CLEAN_STEPS, executeCleanStep, HARDWARE_MANAGER_VERSION, VersionMismatch } from './clean';
 import { AgentCommandError, writeImage, type Disks, type JsonObject } from './standby';
 
-export interface CommandEntry {
+interface CommandEntry {
   id: string;
   command_name: string;
   command_params: JsonObject;

@@ -81,7 +81,7 @@ async function configdriveBytes(configdrive: string): Promise<Buffer> {
   return raw[0] === 0x1f && raw[1] === 0x8b ? zlib.gunzipSync(raw) : raw;
 }
 
-export interface WriteResult {
+interface WriteResult {
   partitionUuids: Record<string, string>;
   message: string;
 }

@@ -3,10 +3,10 @@
 
 import { EmulatorHttpError, JsonObject, isJsonObject } from './messages';
 
-export type BiosValue = string | number | boolean;
+type BiosValue = string | number | boolean;
 export type BiosAttributes = Record<string, BiosValue>;
 
-export const DEFAULT_BIOS_ATTRIBUTES: Readonly<BiosAttributes> = Object.freeze({
+const DEFAULT_BIOS_ATTRIBUTES: Readonly<BiosAttributes> = Object.freeze({
   BootMode: 'Uefi',
   ProcTurboMode: 'Enabled',
   LogicalProc: 'Enabled',

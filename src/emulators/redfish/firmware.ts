@@ -7,9 +7,9 @@ import { EmulatedTask, TaskStore } from './tasks';
 export const INVENTORY_PATH = '/redfish/v1/UpdateService/FirmwareInventory';
 export const TRANSFER_PROTOCOLS = ['HTTP', 'HTTPS', 'FTP', 'SFTP', 'SCP', 'TFTP', 'NFS', 'CIFS', 'OEM'] as const;
 
-export type ComponentKind = 'BIOS' | 'BMC';
+type ComponentKind = 'BIOS' | 'BMC';
 
-export interface FirmwareComponent {
+interface FirmwareComponent {
   id: string;
   kind: ComponentKind;
   system: EmulatedSystem;
@@ -94,7 +94,7 @@ function findComponent(path: string, all: FirmwareComponent[]): FirmwareComponen
 }
 
 /** The version in the image file name (foo-1.2.3.bin) or, failing that, the old one with its last part bumped. */
-export function nextVersion(imageUri: string, current: string): string {
+function nextVersion(imageUri: string, current: string): string {
   const file = imageUri.split(/[?#]/)[0].split('/').pop() ?? '';
   const named = /(\d+(?:\.\d+)+)/.exec(file);
   if (named) return named[1];

@@ -1,6 +1,6 @@
 // Redfish error bodies ("error" object with @Message.ExtendedInfo), as DSP0266 describes them.
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
 const BASE_REGISTRY = 'Base.1.8';

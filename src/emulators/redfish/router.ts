@@ -21,9 +21,9 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export type Handler = (ctx: RequestCtx) => Reply;
+type Handler = (ctx: RequestCtx) => Reply;
 
-export interface Route {
+interface Route {
   template: string;
   handlers: Partial<Record<Method, Handler>>;
   /** Methods that need no credentials (the service root, session login). */

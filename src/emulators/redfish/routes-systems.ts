@@ -79,7 +79,7 @@ function ok(body: JsonObject): Reply {
   return { status: 200, body };
 }
 
-export function systemJson(s: EmulatedSystem): JsonObject {
+function systemJson(s: EmulatedSystem): JsonObject {
   const path = `${SYSTEMS}/${s.id}`;
   return {
     '@odata.id': path,

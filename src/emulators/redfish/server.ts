@@ -33,12 +33,12 @@ export interface RedfishEmulatorOptions {
 }
 
 /** Knobs tests may change while the emulator runs. */
-export interface EmulatorSettings {
+interface EmulatorSettings {
   taskDurationMs: number;
   requireIfMatch: boolean;
 }
 
-export interface RequestLogEntry {
+interface RequestLogEntry {
   method: string;
   path: string;
   status: number;

@@ -15,7 +15,7 @@ export interface EmulatorAuthOptions {
   sessionTimeoutSec?: number;
 }
 
-export interface EmulatedSession {
+interface EmulatedSession {
   id: string;
   token: string;
   userName: string;

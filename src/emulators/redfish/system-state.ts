@@ -11,14 +11,14 @@ export type PowerState = 'On' | 'Off';
 export const RESET_TYPES = [
   'On', 'ForceOn', 'ForceOff', 'GracefulShutdown', 'GracefulRestart', 'ForceRestart', 'Nmi', 'PushPowerButton', 'PowerCycle',
 ] as const;
-export type ResetType = (typeof RESET_TYPES)[number];
+type ResetType = (typeof RESET_TYPES)[number];
 
-export const DEFAULT_BOOT_TARGETS = [
+const DEFAULT_BOOT_TARGETS = [
   'None', 'Pxe', 'Floppy', 'Cd', 'Usb', 'Hdd', 'BiosSetup', 'Utilities', 'Diags', 'UefiShell', 'UefiTarget', 'UefiHttp', 'UsbCd',
 ] as const;
-export const BOOT_ENABLED_VALUES = ['Disabled', 'Once', 'Continuous'] as const;
+const BOOT_ENABLED_VALUES = ['Disabled', 'Once', 'Continuous'] as const;
 export const BOOT_MODES = ['UEFI', 'Legacy'] as const;
-export const LED_STATES = ['Lit', 'Blinking', 'Off'] as const;
+const LED_STATES = ['Lit', 'Blinking', 'Off'] as const;
 
 export interface SystemSpec {
   id: string;
@@ -38,7 +38,7 @@ export interface SystemSpec {
   bootModeViaSettings?: boolean;
 }
 
-export interface BootOverride {
+interface BootOverride {
   target: string;
   enabled: string;
   mode: string;

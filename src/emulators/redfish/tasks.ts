@@ -2,9 +2,9 @@
 
 import { JsonObject } from './messages';
 
-export type TaskState = 'New' | 'Running' | 'Completed' | 'Exception';
+type TaskState = 'New' | 'Running' | 'Completed' | 'Exception';
 
-export interface TaskMessage {
+interface TaskMessage {
   messageId: string;
   message: string;
   severity: 'OK' | 'Warning' | 'Critical';
@@ -25,7 +25,7 @@ export const TASKS_PATH = '/redfish/v1/TaskService/Tasks';
 export const MONITORS_PATH = '/redfish/v1/TaskService/TaskMonitors';
 
 /** What a task does when its time is up: returns the outcome message or throws to fail the task. */
-export type TaskWork = () => string;
+type TaskWork = () => string;
 
 export class TaskStore {
   readonly tasks = new Map<string, EmulatedTask>();

@@ -2,7 +2,7 @@
 
 import { badValue, conflict, missingParameter } from './messages';
 
-export interface InsertRequest {
+interface InsertRequest {
   image: string;
   inserted?: boolean;
   writeProtected?: boolean;

@@ -16,7 +16,7 @@ import { KeystoneSession, passwordAuthFromConf } from './keystone-session';
 const GROUP = 'glance';
 const RETRY_WAIT_MS = 1000;
 
-export interface GlanceRequest {
+interface GlanceRequest {
   url: string;
   headers: Record<string, string>;
 }

@@ -78,7 +78,7 @@ export interface ImageContext {
 }
 
 /** service_utils.is_image_available */
-export function isImageAvailable(ctx: ImageContext, image: GlanceImageMeta): boolean {
+function isImageAvailable(ctx: ImageContext, image: GlanceImageMeta): boolean {
   if (ctx.authenticated) return true;
   if (image.visibility === 'public') return true;
   return Boolean(ctx.projectId) && image.owner === ctx.projectId;

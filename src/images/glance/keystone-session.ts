@@ -9,7 +9,7 @@ import { ConfigInvalid, KeystoneFailure, KeystoneUnauthorized } from '../../comm
 import type { Config } from '../../conf/config';
 import type { GroupWith, OptionName } from '../../conf/registry';
 
-export interface CatalogEndpoint {
+interface CatalogEndpoint {
   interface: string;
   url: string;
   region?: string | null;
@@ -36,7 +36,7 @@ interface NameOrId {
   domain?: NameOrId;
 }
 
-export interface PasswordAuth {
+interface PasswordAuth {
   authUrl: string;
   user: NameOrId;
   password: string;

@@ -19,7 +19,7 @@ function checksumsOf(image: GlanceImageMeta): Omit<ResolvedImage, 'url'> {
   };
 }
 
-export async function resolveGlanceImage(conf: Config, glance: GlanceImageService, image: GlanceImageMeta): Promise<ResolvedImage> {
+async function resolveGlanceImage(conf: Config, glance: GlanceImageService, image: GlanceImageMeta): Promise<ResolvedImage> {
   const direct = image.direct_url;
   if (direct?.startsWith('file://') && conf.list('glance', 'allowed_direct_url_schemes').includes('file')) {
     return { url: direct, ...checksumsOf(image) };

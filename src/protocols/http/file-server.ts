@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseRange } from './range';
 import { HttpPathError, resolveRequestPath } from './resolve';
 
-export interface HttpFileServerOptions {
+interface HttpFileServerOptions {
   root: string;
   host?: string;
   port?: number;
@@ -20,7 +20,7 @@ export interface HttpFileServerOptions {
   onRequest?: (event: HttpRequestEvent) => void;
 }
 
-export interface HttpRequestEvent {
+interface HttpRequestEvent {
   method: string;
   url: string;
   status: number;
@@ -35,7 +35,7 @@ export interface HttpFileServer {
   close(): Promise<void>;
 }
 
-export class HttpFileServerError extends Error {
+class HttpFileServerError extends Error {
   override readonly name = 'HttpFileServerError';
 }
 

@@ -1,3 +1,2 @@
 /** Public surface of the HTTP file server module. */
-export { startHttpFileServer, HttpFileServerError, type HttpFileServer, type HttpFileServerOptions, type HttpRequestEvent } from './file-server';
-export { parseRange, type ByteRange } from './range';
+export { startHttpFileServer, type HttpFileServer } from './file-server';

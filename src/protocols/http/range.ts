@@ -3,7 +3,7 @@
  * (RFC 9110 §14.1.2). Several ranges are answered with the whole file, which the RFC allows.
  */
 
-export interface ByteRange {
+interface ByteRange {
   start: number;
   /** inclusive */
   end: number;

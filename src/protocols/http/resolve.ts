@@ -5,7 +5,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
-export type ResolveFailure = 'bad-request' | 'forbidden' | 'not-found';
+type ResolveFailure = 'bad-request' | 'forbidden' | 'not-found';
 
 export class HttpPathError extends Error {
   override readonly name = 'HttpPathError';

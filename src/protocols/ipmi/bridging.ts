@@ -24,7 +24,7 @@ function sendMessage(channel: number, target: number, inner: IpmiRequest, rqSeq:
   return { netFn: 0x06, cmd: SEND_MESSAGE, data: Buffer.concat([Buffer.from([TRACK_REQUEST | channel]), frame]) };
 }
 
-export function bridgeRequest(bridging: BridgingOptions, req: IpmiRequest, rqSeq: number): IpmiRequest {
+function bridgeRequest(bridging: BridgingOptions, req: IpmiRequest, rqSeq: number): IpmiRequest {
   const targetChannel = checkByte('target channel', bridging.targetChannel, 0x0f);
   const targetAddress = checkByte('target address', bridging.targetAddress, 0xff);
   const local = checkByte('local address', bridging.localAddress ?? BMC_SLAVE_ADDR, 0xff);
@@ -36,7 +36,7 @@ export function bridgeRequest(bridging: BridgingOptions, req: IpmiRequest, rqSeq
 }
 
 /** Peels the Send Message layers off a response, returning the target's own response. */
-export function unbridgeResponse(bridging: BridgingOptions, rsp: IpmiResponse): IpmiResponse {
+function unbridgeResponse(bridging: BridgingOptions, rsp: IpmiResponse): IpmiResponse {
   const depth = bridging.type === 'single' ? 1 : 2;
   let current = rsp;
   for (let i = 0; i < depth; i++) {

@@ -3,7 +3,7 @@ import { IpmiConfigError } from './errors';
 
 export type AuthAlg = 'none' | 'hmac-sha1' | 'hmac-sha256';
 export type IntegrityAlg = 'none' | 'hmac-sha1-96' | 'hmac-sha256-128';
-export type ConfAlg = 'none' | 'aes-cbc-128';
+type ConfAlg = 'none' | 'aes-cbc-128';
 
 export interface CipherSuite {
   id: number;

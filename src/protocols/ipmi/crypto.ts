@@ -21,10 +21,6 @@ export function rakp4IcvLength(alg: AuthAlg): number {
   return alg === 'none' ? 0 : alg === 'hmac-sha256' ? 16 : 12;
 }
 
-export function authCodeLength(alg: AuthAlg): number {
-  return alg === 'none' ? 0 : alg === 'hmac-sha256' ? 32 : 20;
-}
-
 /**
  * K1/K2 = HMAC(SIK, constant). The constant is 20 bytes for every algorithm (section 13.32), also
  * with SHA256, which is what ipmitool and real BMCs do.

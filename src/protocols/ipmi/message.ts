@@ -5,7 +5,7 @@
 import { IpmiProtocolError } from './errors';
 
 export const BMC_SLAVE_ADDR = 0x20;
-export const REMOTE_SWID = 0x81;
+const REMOTE_SWID = 0x81;
 
 export interface IpmiRequest {
   netFn: number;
@@ -25,7 +25,7 @@ export interface IpmiResponse {
   rsAddr: number;
 }
 
-export function checksum(bytes: Buffer, start: number, end: number): number {
+function checksum(bytes: Buffer, start: number, end: number): number {
   let sum = 0;
   for (let i = start; i < end; i++) sum = (sum + bytes[i]) & 0xff;
   return (0x100 - sum) & 0xff;

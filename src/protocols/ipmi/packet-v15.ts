@@ -2,7 +2,7 @@
 import { rmcpHeader, RMCP_CLASS_IPMI, rmcpClass } from './rmcp';
 import { IpmiProtocolError } from './errors';
 
-export interface V15Packet {
+interface V15Packet {
   authType: number;
   seq: number;
   sessionId: number;

@@ -4,8 +4,8 @@
  */
 import { IpmiProtocolError } from './errors';
 
-export const RMCP_VERSION = 0x06;
-export const RMCP_NO_ACK_SEQ = 0xff;
+const RMCP_VERSION = 0x06;
+const RMCP_NO_ACK_SEQ = 0xff;
 export const RMCP_CLASS_ASF = 0x06;
 export const RMCP_CLASS_IPMI = 0x07;
 const ASF_IANA = 4542;
@@ -31,7 +31,7 @@ export function encodeAsfPing(tag: number): Buffer {
   return Buffer.concat([rmcpHeader(RMCP_CLASS_ASF), body]);
 }
 
-export interface AsfPong {
+interface AsfPong {
   tag: number;
   ipmiSupported: boolean;
 }

@@ -26,7 +26,7 @@ import type { Accepted } from './transport';
 /** RAKP1 "name-only lookup" bit, as ipmitool sets by default. */
 const NAME_ONLY_LOOKUP = 0x10;
 
-export interface V20Params extends SessionParams {
+interface V20Params extends SessionParams {
   suite: CipherSuite;
   /** Kg; when absent the password key (Kuid) is used, per spec. */
   kg?: Buffer;

@@ -18,7 +18,7 @@ export interface SessionParams {
   retries: number;
 }
 
-export type SessionState = 'new' | 'opening' | 'open' | 'broken' | 'closed';
+type SessionState = 'new' | 'opening' | 'open' | 'broken' | 'closed';
 
 export abstract class IpmiSessionBase {
   protected readonly transport: UdpTransport;

@@ -10,7 +10,7 @@ import { IpmiClosedError, IpmiError, IpmiTimeoutError } from './errors';
 /** What an acceptor does with a datagram: use it, or ignore it (stale or not ours). */
 export type Accepted<T> = { value: T } | undefined;
 
-export interface ExchangeSpec<T> {
+interface ExchangeSpec<T> {
   what: string;
   /** Builds the datagram for an attempt; called again for each retry (fresh sequence numbers). */
   build: (attempt: number) => Buffer;

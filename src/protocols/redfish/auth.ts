@@ -13,7 +13,7 @@ export type AuthType = 'basic' | 'session' | 'auto';
 export type AuthMode = 'session' | 'basic' | 'none';
 
 /** What the auth layer needs from its connection: URL resolution and unauthenticated, retried sends. */
-export interface AuthTransport {
+interface AuthTransport {
   endpoint: RedfishEndpoint;
   resolve(path: string): URL;
   send(method: string, url: URL, body: JsonObject | null, headers: Record<string, string>): Promise<HttpReply>;

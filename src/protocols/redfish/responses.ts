@@ -42,7 +42,7 @@ export function requireJson(res: RedfishResponse): JsonObject {
   return res.json;
 }
 
-export function httpErrorFor(method: string, url: string, status: number, body: JsonObject | null): RedfishHttpError {
+function httpErrorFor(method: string, url: string, status: number, body: JsonObject | null): RedfishHttpError {
   const { code, messages } = errorMessages(body);
   const args = [method, url, status, messages, code] as const;
   if (status === 400) return new RedfishBadRequestError(...args);

@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 
-export interface CachedSession {
+interface CachedSession {
   token: string;
   /** The session resource (Location of the login), used to log out. */
   location: string | null;

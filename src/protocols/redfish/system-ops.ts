@@ -5,7 +5,7 @@ import { RedfishInvalidResponseError, RedfishUnsupportedError } from './errors';
 import { JsonObject, actionTarget, linkList, linkOf, objectField, stringField, stringList } from './json';
 import { BOOT_MODES, BOOT_OVERRIDE_ENABLED, BootOverrideRequest, ResetType, SystemInfo } from './types';
 
-export interface SystemDocument {
+interface SystemDocument {
   path: string;
   json: JsonObject;
   etag: string | null;

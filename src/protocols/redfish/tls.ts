@@ -21,7 +21,7 @@ export function buildAgent(protocol: 'http:' | 'https:', verifyCa: VerifyCa): ht
 }
 
 /** true / false / the PEM texts of the CA bundle. */
-export function resolveVerifyCa(verifyCa: VerifyCa): boolean | string[] {
+function resolveVerifyCa(verifyCa: VerifyCa): boolean | string[] {
   if (typeof verifyCa === 'boolean') return verifyCa;
   const stat = statOrNull(verifyCa);
   if (stat?.isFile()) return [readPem(verifyCa)];

@@ -12,7 +12,7 @@ import {
   RedfishTlsError,
 } from './errors';
 
-export interface HttpExchange {
+interface HttpExchange {
   method: string;
   url: URL;
   headers: Record<string, string>;

@@ -24,7 +24,7 @@ export async function listVirtualMedia(conn: RedfishConnection, systemPath: stri
 }
 
 /** CD also accepts a DVD drive, as Ironic does. */
-export function deviceAccepts(device: VirtualMediaDevice, mediaType: string): boolean {
+function deviceAccepts(device: VirtualMediaDevice, mediaType: string): boolean {
   return device.mediaTypes.includes(mediaType) || (mediaType === 'CD' && device.mediaTypes.includes('DVD'));
 }
 

@@ -1,4 +1,2 @@
 /** Public surface of the TFTP module. */
-export { start, TftpServerError, type TftpServer, type TftpServerOptions, type TransferEvent } from './server';
-export { renderTftpdHpaConfig, writeTftpdHpaConfig, type TftpdHpaOptions, type TftpdHpaFiles } from './tftpd-hpa';
-export { TftpErrorCode } from './packets';
+export { start, type TftpServer, type TftpServerOptions } from './server';

@@ -4,8 +4,8 @@
  * are simply left out of the OACK, as RFC 2347 allows.
  */
 
-export const DEFAULT_BLKSIZE = 512;
-export const MIN_BLKSIZE = 8;
+const DEFAULT_BLKSIZE = 512;
+const MIN_BLKSIZE = 8;
 export const MAX_BLKSIZE = 65464;
 
 export interface NegotiationLimits {

@@ -25,8 +25,6 @@ export const TftpErrorCode = {
   OPTION_NEGOTIATION: 8,
 } as const;
 
-export type TftpErrorCodeValue = (typeof TftpErrorCode)[keyof typeof TftpErrorCode];
-
 export interface RequestPacket {
   op: typeof Opcode.RRQ | typeof Opcode.WRQ;
   filename: string;
@@ -34,14 +32,14 @@ export interface RequestPacket {
   /** Option names lower-cased; values as sent. */
   options: Map<string, string>;
 }
-export interface DataPacket { op: typeof Opcode.DATA; block: number; data: Buffer }
-export interface AckPacket { op: typeof Opcode.ACK; block: number }
-export interface ErrorPacket { op: typeof Opcode.ERROR; code: number; message: string }
-export interface OackPacket { op: typeof Opcode.OACK; options: Map<string, string> }
+interface DataPacket { op: typeof Opcode.DATA; block: number; data: Buffer }
+interface AckPacket { op: typeof Opcode.ACK; block: number }
+interface ErrorPacket { op: typeof Opcode.ERROR; code: number; message: string }
+interface OackPacket { op: typeof Opcode.OACK; options: Map<string, string> }
 
 export type Packet = RequestPacket | DataPacket | AckPacket | ErrorPacket | OackPacket;
 
-export class TftpPacketError extends Error {
+class TftpPacketError extends Error {
   override readonly name = 'TftpPacketError';
 }
 

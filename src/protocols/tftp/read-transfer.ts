@@ -16,7 +16,7 @@ export interface Peer {
   port: number;
 }
 
-export interface ReadTransferInit {
+interface ReadTransferInit {
   socket: dgram.Socket;
   peer: Peer;
   file: FileHandle;

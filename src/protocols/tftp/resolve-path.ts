@@ -24,7 +24,7 @@ function isInside(root: string, candidate: string): boolean {
 }
 
 /** Pure part: request name -> path relative to root (no filesystem access). */
-export function relativeRequestPath(rootAbs: string, requested: string): string {
+function relativeRequestPath(rootAbs: string, requested: string): string {
   let name = requested.replace(/\\/g, '/');
   if (name.includes('\0')) throw new TftpPathError('NUL in filename', 'access');
   if (name.startsWith(rootAbs + '/')) name = name.slice(rootAbs.length);

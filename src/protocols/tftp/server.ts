@@ -53,7 +53,7 @@ export interface TftpServer {
   close(): Promise<void>;
 }
 
-export class TftpServerError extends Error {
+class TftpServerError extends Error {
   override readonly name = 'TftpServerError';
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Peer } from './read-transfer';
 
-export type SlotGrant = { release: () => void } | 'duplicate' | 'busy';
+type SlotGrant = { release: () => void } | 'duplicate' | 'busy';
 
 export class Slots {
   /** Client endpoints with a transfer: a retransmitted RRQ must not start a second one. */

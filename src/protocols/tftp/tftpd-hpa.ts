@@ -8,7 +8,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
-export interface TftpdHpaOptions {
+interface TftpdHpaOptions {
   /** [pxe]tftp_root */
   tftp_root: string;
   /** Listen address, e.g. "0.0.0.0:69" or ":69". */
@@ -20,7 +20,7 @@ export interface TftpdHpaOptions {
   extra_options?: string[];
 }
 
-export interface TftpdHpaFiles {
+interface TftpdHpaFiles {
   /** Contents for /etc/default/tftpd-hpa */
   defaults: string;
   /** Contents for the --map-file */

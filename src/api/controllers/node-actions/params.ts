@@ -10,9 +10,9 @@ import * as args from '../../schemas/args';
 import type { ApiContext } from '../../state';
 import { emptyDict } from '../../../common/own-keys';
 
-export type ArgValidator = (name: string, value: unknown) => unknown;
+type ArgValidator = (name: string, value: unknown) => unknown;
 
-export interface ArgSpec {
+interface ArgSpec {
   name: string;
   validate?: ArgValidator;
   required?: boolean;

@@ -2,7 +2,7 @@
  * The managed-system side of a simulated BMC: power state, boot flags and identity, answering
  * chassis/app commands as a real BMC would (IPMI 2.0 sections 20 and 28).
  */
-export interface CommandResult {
+interface CommandResult {
   cc: number;
   data: Buffer;
 }
