@@ -13,13 +13,10 @@
  * pass every page goes through. Stored JSON columns are spliced in as written, in Python's spelling.
  */
 import { STORED_JSON_MARK, withStoredJsonMarks } from '../db/stored-json';
+import { JSON_CHARS } from '../common/json-chars';
 
 const HAS_NON_ASCII = /[\u007f-\uffff]/;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const SPACE = 0x20;
+const { QUOTE, BACKSLASH, COMMA, COLON, SPACE } = JSON_CHARS;
 const SMALL_BODY = 2048;
 
 /** The body bytes (pure ASCII) for a response. */

@@ -5,6 +5,8 @@
  * well below what Python's json module itself survives (about 1,000 levels), which also bounds
  * every recursive serialiser, masker and repr that later walks the stored value.
  */
+import { JSON_CHARS } from './json-chars';
+
 export const MAX_JSON_DEPTH = 100;
 
 /** Integer literals stay exact only within a double's safe range. */
@@ -14,13 +16,7 @@ const RISKY_NUMBER = /\d{16}|[eE][+-]?\d{3}/;
 const OPENERS = /[[{]/g;
 const SHOWN_NUMBER_CHARS = 40;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const MINUS = 0x2d;
+const { QUOTE, BACKSLASH, OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE, MINUS } = JSON_CHARS;
 
 export class JsonLimitError extends Error {}
 
