@@ -3,7 +3,7 @@
  * a UUID-like ident is a uuid; from 1.5 a valid logical name is a name and an invalid one is a 400;
  * below 1.5 anything else is simply "not found", as Juno answered.
  */
-import { HttpError, InvalidUuidOrName, NodeNotFound } from '../common/errors';
+import { HttpError, InvalidUuidOrName, NodeNotFound, inBody } from '../common/errors';
 import { NotFoundError } from '../db/errors';
 import type { NodeWithRelations } from '../db/models';
 import * as nodes from '../db/repositories/nodes';
@@ -44,9 +44,6 @@ export function routingNotFound(): HttpError {
 }
 
 /** NodeNotFound as Ironic re-raises it for a node named in a request body: 400, not 404. */
-class NodeNotFoundInBody extends NodeNotFound {
-  override readonly code: number = 400;
-}
 
 /**
  * The routing check pecan applies to the node segment of every /v1/nodes/{ident}/... path, whatever
@@ -86,7 +83,7 @@ export async function getNodeForBodyUuid(ctx: ApiContext, uuid: string): Promise
   try {
     return await nodes.get(ctx.state.deps.db, isUuidLike(uuid) ? canonicalUuid(uuid) : uuid);
   } catch (err) {
-    if (err instanceof NotFoundError) throw new NodeNotFoundInBody({ node: uuid });
+    if (err instanceof NotFoundError) throw inBody(new NodeNotFound({ node: uuid }));
     throw err;
   }
 }

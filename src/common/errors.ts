@@ -25,6 +25,11 @@ export function withCode<E extends IronicError>(err: E, code: number): E {
   return err;
 }
 
+/** A NotFound for an object the request body names: Ironic raises these with code=400. */
+export function inBody<E extends IronicError>(err: E): E {
+  return withCode(err, 400);
+}
+
 export function formatTemplate(template: string, params: ErrorParams): string {
   return template.replace(/%\((\w+)\)s/g, (whole, name: string) => (Object.hasOwn(params, name) ? display(params[name]) : whole));
 }

@@ -11,6 +11,7 @@ import * as nodes from '../db/repositories/nodes';
 import { portgroupsOfNode, portsOfNode } from '../db/repositories/conductor-port-queries';
 import type { ConductorContext } from './context';
 import { PowerAction, Task } from './task';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface AcquireOptions {
   shared?: boolean;
@@ -21,7 +22,6 @@ export interface AcquireOptions {
   loadDriver?: boolean;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class TaskManager {
   constructor(private readonly ctx: ConductorContext, private readonly nodePowerAction: PowerAction) {}

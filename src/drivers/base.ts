@@ -17,7 +17,9 @@ export type InterfaceKind = typeof INTERFACE_KINDS[number];
 /** Interfaces `GET /v1/nodes/{id}/validate` reports (BareDriver.non_vendor_interfaces). */
 export const NON_VENDOR_KINDS: readonly InterfaceKind[] = INTERFACE_KINDS.filter((k) => k !== 'vendor');
 
-export type JsonObject = Record<string, unknown>;
+import type { JsonObject } from '../common/json-value';
+
+export type { JsonObject };
 
 /** What drivers may use of their conductor (Ironic's CONF and task.context): configuration and database. */
 interface DriverContext {

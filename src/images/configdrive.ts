@@ -25,7 +25,7 @@ const MAX_CONFIGDRIVE_SIZE = 64 * 1024 * 1024;
 const CONFIGDRIVE_LABEL = 'config-2';
 const DEFAULT_VERSIONS = ['2012-08-10', 'latest'] as const;
 
-type JsonObject = { [key: string]: unknown };
+import type { JsonObject } from '../common/json-value';
 
 export interface ConfigDriveDict {
   meta_data?: JsonObject;

@@ -8,7 +8,9 @@
  */
 import type { AllocationRecord, NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
 
-export type JsonObject = Record<string, unknown>;
+import type { JsonObject } from '../common/json-value';
+
+export type { JsonObject };
 
 /** One interface's validation outcome, as `GET /v1/nodes/{id}/validate` reports it. */
 export interface InterfaceValidation {

@@ -6,8 +6,7 @@ import { listScope, mayGetNode } from '../policy/scope';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import {
-  defineError, HttpError, Invalid, InvalidParameterValue, InvalidUuidOrName, NodeNotFound, NotAcceptable,
-} from '../../common/errors';
+  defineError, HttpError, Invalid, InvalidParameterValue, InvalidUuidOrName, NodeNotFound, NotAcceptable, inBody } from '../../common/errors';
 import type { AllocationRecord } from '../../db/models';
 import * as allocationsRepo from '../../db/repositories/allocations';
 import { collection } from '../collection';
@@ -28,9 +27,6 @@ const INVALID_SORT_KEYS = ['extra', 'candidate_nodes', 'traits'];
 /** Raised inside the controller, so Ironic renders it as a fault (not webob-shaped) with 405. */
 const UpdateNotAllowed = defineError('HTTPMethodNotAllowed', 405, 'Method Not Allowed');
 
-class NodeNotFoundInBody extends NodeNotFound {
-  override readonly code: number = 400;
-}
 
 /** AllocationsController._route: below 1.52 GET is a 404 and any other verb a 405, both webob-shaped. */
 function requireAllocations(ctx: ApiContext): void {
@@ -57,7 +53,7 @@ async function nodeForFilter(ctx: ApiContext, ident: string): Promise<number> {
   try {
     return (await getNodeByIdent(ctx, ident)).id;
   } catch (err) {
-    if (err instanceof NodeNotFound) throw new NodeNotFoundInBody(err.message);
+    if (err instanceof NodeNotFound) throw inBody(new NodeNotFound(err.message));
     throw err;
   }
 }
@@ -124,7 +120,7 @@ async function resolveCandidates(ctx: ApiContext, idents: string[]): Promise<str
   const uuids = unique.filter(uuidLike);
   const names = unique.filter((i) => !uuidLike(i) && args.isValidLogicalName(i));
   let missing: string[] = unique.filter((i) => !uuids.includes(i) && !names.includes(i));
-  if (missing.length) throw new NodeNotFoundInBody(`Nodes cannot be found: ${missing.join(', ')}`);
+  if (missing.length) throw inBody(new NodeNotFound(`Nodes cannot be found: ${missing.join(', ')}`));
   const rows = await ctx.state.deps.db.knex('nodes').select('uuid', 'name')
     .where((qb) => { qb.whereIn('uuid', uuids as string[]).orWhereIn('name', names as string[]); })
     .modify((qb) => { if (project) qb.where((p) => { p.where('owner', project).orWhere('lessee', project); }); }) as
@@ -135,7 +131,7 @@ async function resolveCandidates(ctx: ApiContext, idents: string[]): Promise<str
     if (row.name && unique.includes(row.name)) mapping.set(row.name, row.uuid);
   }
   missing = unique.filter((i) => !mapping.has(i));
-  if (missing.length) throw new NodeNotFoundInBody(`Nodes cannot be found: ${missing.join(', ')}`);
+  if (missing.length) throw inBody(new NodeNotFound(`Nodes cannot be found: ${missing.join(', ')}`));
   return idents.map((i) => mapping.get(i)!);
 }
 
@@ -159,11 +155,11 @@ async function createAllocation(ctx: ApiContext): Promise<void> {
     try {
       node = await getNodeByIdent(ctx, body.node as string);
     } catch (err) {
-      if (err instanceof NodeNotFound) throw new NodeNotFoundInBody(err.message);
+      if (err instanceof NodeNotFound) throw inBody(new NodeNotFound(err.message));
       throw err;
     }
     // A node the caller may not see is one that does not exist.
-    if (!mayGetNode(ctx.state.auth, node)) throw new NodeNotFoundInBody({ node: body.node });
+    if (!mayGetNode(ctx.state.auth, node)) throw inBody(new NodeNotFound({ node: body.node }));
   }
   let resourceClass = body.resource_class as string | null | undefined;
   if (!resourceClass) {

@@ -4,7 +4,7 @@
  * resolved, then the conductor creates the node (it fills in the default interfaces).
  */
 import { randomUUID } from 'node:crypto';
-import { ChassisNotFound, Invalid, NotAcceptable } from '../../common/errors';
+import { ChassisNotFound, Invalid, NotAcceptable, inBody } from '../../common/errors';
 import type { NodeRecord, NodeWithRelations } from '../../db/models';
 import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
@@ -46,13 +46,10 @@ export async function chassisIdForBody(ctx: ApiContext, chassisUuid: unknown): P
   if (!chassisUuid) return null;
   const row = await ctx.state.deps.db.knex('chassis').select('id').where({ uuid: chassisUuid as string }).first() as
     { id: number } | undefined;
-  if (!row) throw new ChassisNotFoundInBody({ chassis: chassisUuid });
+  if (!row) throw inBody(new ChassisNotFound({ chassis: chassisUuid }));
   return Number(row.id);
 }
 
-class ChassisNotFoundInBody extends ChassisNotFound {
-  override readonly code: number = 400;
-}
 
 /**
  * Without authentication every caller is Ironic's project-scoped admin with no project: when

@@ -1,8 +1,7 @@
 /** Portgroup create/update/delete (portgroup.py post/patch/delete), writes through the conductor. */
 import { randomUUID } from 'node:crypto';
 import {
-  Conflict, defineError, InvalidIdentity, InvalidParameterValue, NodeNotFound, NotAcceptable,
-} from '../../common/errors';
+  Conflict, defineError, InvalidIdentity, InvalidParameterValue, NodeNotFound, NotAcceptable, inBody } from '../../common/errors';
 import type { NodeRecord, PortgroupRecord } from '../../db/models';
 import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
@@ -20,9 +19,6 @@ import { portgroupView } from '../views/portgroup';
 import { getPortgroupByIdent } from './portgroup-lookup';
 import { requirePortgroups } from './portgroup-fields';
 
-class NodeNotFoundInBody extends NodeNotFound {
-  override readonly code: number = 400;
-}
 /** Ironic's Portgroup object refuses None here, surfacing as a 500: a 400 here. */
 const ObjectFieldError = defineError('ValueError', 400, 'Field cannot be None');
 
@@ -78,7 +74,7 @@ async function patchedNode(ctx: ApiContext, ident: unknown, current: NodeRecord)
   try {
     return await nodesRepo.get(ctx.state.deps.db, isInt ? Number(ident) : ident as string);
   } catch (err) {
-    if (isNotFound(err, 'Node')) throw new NodeNotFoundInBody({ node: args.pyStr(ident) });
+    if (isNotFound(err, 'Node')) throw inBody(new NodeNotFound({ node: args.pyStr(ident) }));
     throw err;
   }
 }

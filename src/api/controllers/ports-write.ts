@@ -4,8 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  Conflict, defineError, Invalid, InvalidIdentity, InvalidParameterValue, NodeNotFound, PortgroupNotFound,
-} from '../../common/errors';
+  Conflict, defineError, Invalid, InvalidIdentity, InvalidParameterValue, NodeNotFound, PortgroupNotFound, inBody } from '../../common/errors';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../../db/models';
 import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
@@ -26,12 +25,6 @@ import { portView } from '../views/port';
 import { checkAllowedPortFields } from './port-fields';
 
 /** A 404 re-raised as 400 because the missing thing was named in the request body. */
-class PortgroupNotFoundInBody extends PortgroupNotFound {
-  override readonly code: number = 400;
-}
-class NodeNotFoundInBody extends NodeNotFound {
-  override readonly code: number = 400;
-}
 
 /** Ironic raises this as exception.BadRequest, which has no HTTP code of its own (a 500): a 400 here. */
 const DIFFERENT_NODE = 'Port can not be added to a portgroup belonging to a different node.';
@@ -40,7 +33,7 @@ async function portgroupByUuidInBody(ctx: ApiContext, uuid: string): Promise<Por
   try {
     return await portgroupsRepo.get(ctx.state.deps.db, uuid);
   } catch (err) {
-    if (isNotFound(err, 'Portgroup')) throw new PortgroupNotFoundInBody({ portgroup: uuid });
+    if (isNotFound(err, 'Portgroup')) throw inBody(new PortgroupNotFound({ portgroup: uuid }));
     throw err;
   }
 }
@@ -123,7 +116,7 @@ async function nodeOr400(ctx: ApiContext, key: number | string, shown: string): 
   try {
     return await nodesRepo.get(ctx.state.deps.db, key);
   } catch (err) {
-    if (isNotFound(err, 'Node')) throw new NodeNotFoundInBody({ node: shown });
+    if (isNotFound(err, 'Node')) throw inBody(new NodeNotFound({ node: shown }));
     throw err;
   }
 }

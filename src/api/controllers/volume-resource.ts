@@ -6,8 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, defineError,
-} from '../../common/errors';
+  InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, defineError, inBody } from '../../common/errors';
 import type { Database } from '../../db/connection';
 import type { NodeRecord } from '../../db/models';
 import { isNotFound } from '../../db/errors';
@@ -62,9 +61,6 @@ export interface VolumeKind<R extends VolumeRecordBase> {
   createFields: string[];
 }
 
-class NodeNotFoundInBody extends NodeNotFound {
-  override readonly code: number = 400;
-}
 
 /** Ironic's InvalidInput (a ClientSideError): "Invalid input for field/attribute F. Value: 'V'. " */
 const InvalidInput = defineError('InvalidInput', 400, 'Invalid input.');
@@ -145,7 +141,7 @@ async function patchedNode(ctx: ApiContext, ident: unknown, current: NodeRecord)
   try {
     return await nodesRepo.get(ctx.state.deps.db, String(ident));
   } catch (err) {
-    if (isNotFound(err, 'Node')) throw new NodeNotFoundInBody({ node: args.pyStr(ident) });
+    if (isNotFound(err, 'Node')) throw inBody(new NodeNotFound({ node: args.pyStr(ident) }));
     throw err;
   }
 }

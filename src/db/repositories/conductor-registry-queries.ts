@@ -5,6 +5,7 @@
 import { decodeRow, encodeInsert, encodeRow } from '../codec';
 import type { Database } from '../connection';
 import type { ConductorRecord } from '../models';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 interface HardwareInterfaceRow {
   hardware_type: string;
@@ -31,7 +32,7 @@ export async function registerConductor(db: Database, hostname: string, group: s
       return await registerOnce(db, hostname, group, hardwareTypes, interfaces);
     } catch (err) {
       if (!isDeadlock(err) || attempt >= DEADLOCK_RETRIES) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      await sleep(100 * attempt);
     }
   }
 }

@@ -13,6 +13,7 @@ import { log } from '../../common/log';
 import type { Config } from '../../conf/config';
 import type { NodeRecord, PortRecord } from '../../db/models';
 import type { JsonObject } from '../base';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One entry of the agent's command list (get_commands_status). */
 export interface AgentCommand {
@@ -33,7 +34,6 @@ interface CommandOptions {
   poll?: boolean;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** get_command_error: the text of a failed command's error. */
 export function commandErrorText(command: { command_error?: unknown }): string {

@@ -12,11 +12,11 @@ import { AgentClient, commandErrorText } from './client';
 import { executeInbandDeployStep } from './heartbeat';
 import { removeHttpInstanceImage } from './instance-image';
 import { bootMode, bootOption, isWholeDiskImage } from './boot-facts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const PARTITION_IMAGE_LABELS = ['kernel', 'ramdisk', 'root_gb', 'root_mb', 'swap_mb', 'ephemeral_mb', 'ephemeral_format',
   'configdrive', 'preserve_ephemeral', 'image_type', 'deploy_boot_mode'];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 
 /** update_image_type: partition images come with a kernel and ramdisk, unless image_type says otherwise. */

@@ -15,6 +15,7 @@ import type { NodeRecord } from '../../db/models';
 import * as ipmi from '../../protocols/ipmi';
 import type { DriverTask } from '../base';
 import { lookupTable } from '../../common/own-keys';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const VALID_PRIV_LEVELS = ['ADMINISTRATOR', 'CALLBACK', 'OPERATOR', 'USER'];
 const VALID_PROTO_VERSIONS = ['2.0', '1.5'];
@@ -238,9 +239,6 @@ function createIpmiClient(conf: Config, options: ipmi.IpmiClientOptions, command
  */
 const lastCommandAt = new Map<string, number>();
 
-function sleep(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
-}
 
 /** Ironic retries everything but what cannot heal by itself: credentials and configuration. */
 function retryable(err: unknown, conf: Config): boolean {

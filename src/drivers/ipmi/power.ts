@@ -3,12 +3,12 @@
  * node's BMC, each change followed by a bounded wait until the BMC reports the target state.
  * With ipmi_force_boot_device the remembered boot device is sent again before every power on.
  */
-import { InvalidParameterValue, PowerStateFailure } from '../../common/errors';
-import { log } from '../../common/log';
+import { InvalidParameterValue } from '../../common/errors';
 import * as states from '../../common/states';
 import type { IpmiPowerClient } from '../../protocols/ipmi';
 import type { DriverTask, PowerInterface } from '../base';
 import { IPMI_PROPERTIES, ipmiCall, parseIpmiDriverInfo } from './common';
+import { waitForPowerState } from '../power-wait';
 
 type Action = 'on' | 'off' | 'soft';
 
@@ -18,33 +18,10 @@ const RUN: Readonly<Record<Action, (c: IpmiPowerClient) => Promise<void>>> = {
   soft: (c) => c.softPowerOff(),
 };
 
-/** BackOffLoopingCall as node_wait_for_power_state uses it: 1 s first, then growing. */
-const FIRST_POLL_MS = 1000;
-const MAX_POLL_MS = 5000;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** _power_status: the chassis power bit as Ironic's state. */
 async function powerStatus(task: DriverTask): Promise<string> {
   const state = await ipmiCall(task, 'power status', (c) => c.getPowerState());
   return state === 'on' ? states.POWER_ON : states.POWER_OFF;
-}
-
-/** node_wait_for_power_state: PowerStateFailure when the BMC does not get there in time. */
-async function waitForPowerState(task: DriverTask, target: string, timeout?: number): Promise<void> {
-  const seconds = timeout || task.ctx.conf.int('conductor', 'power_state_change_timeout');
-  const deadline = Date.now() + seconds * 1000;
-  for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
-    const wait = Math.min(delay, deadline - Date.now());
-    if (wait > 0) await sleep(wait);
-    if (await powerStatus(task) === target) return;
-    if (Date.now() >= deadline) {
-      log.error(`Timed out after ${seconds} secs waiting for ${target} on node ${task.node.uuid}.`);
-      throw new PowerStateFailure({ pstate: target });
-    }
-  }
 }
 
 /** _set_and_wait: the command, then the wait (soft power off defaults to soft_power_off_timeout). */
@@ -52,7 +29,7 @@ async function setAndWait(task: DriverTask, action: Action, timeout?: number): P
   await ipmiCall(task, `power ${action}`, RUN[action]);
   const target = action === 'on' ? states.POWER_ON : states.POWER_OFF;
   const wait = action === 'soft' ? timeout || task.ctx.conf.int('conductor', 'soft_power_off_timeout') : timeout;
-  await waitForPowerState(task, target, wait);
+  await waitForPowerState(task, target, () => powerStatus(task), wait);
 }
 
 /**

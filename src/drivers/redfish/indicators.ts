@@ -4,7 +4,7 @@
  * offered (the client has no SimpleStorage drive model).
  */
 import { MissingParameterValue, RedfishError } from '../../common/errors';
-import type { JsonObject } from '../../protocols/redfish';
+import type { RedfishObject } from '../../protocols/redfish';
 import type { DriverTask, IndicatorInfo, ManagementInterface, SupportedIndicators } from '../base';
 import { RedfishSession, connectRedfish, redfishAction } from './common';
 import { lookupTable } from '../../common/own-keys';
@@ -28,7 +28,7 @@ async function leds(session: RedfishSession): Promise<Led[]> {
     out.push({ component: 'system', path: system.path, uuid: system.uuid, state: system.indicatorLed });
   }
   for (const path of system.chassisPaths) {
-    const chassis: JsonObject = await client.connection.get(path);
+    const chassis: RedfishObject = await client.connection.get(path);
     if (typeof chassis.UUID === 'string' && typeof chassis.IndicatorLED === 'string') {
       out.push({ component: 'chassis', path, uuid: chassis.UUID, state: chassis.IndicatorLED });
     }

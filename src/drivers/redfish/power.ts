@@ -3,11 +3,12 @@
  * Ironic's states, changes through ComputerSystem.Reset followed by a bounded wait until the BMC
  * reports the target state.
  */
-import { InvalidParameterValue, PowerStateFailure } from '../../common/errors';
+import { InvalidParameterValue } from '../../common/errors';
 import * as states from '../../common/states';
 import type { RedfishClient, ResetType } from '../../protocols/redfish';
 import type { DriverTask, PowerInterface } from '../base';
 import { restoreBootDevice } from './management';
+import { waitForPowerState } from '../power-wait';
 import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
 import { lookupTable } from '../../common/own-keys';
 
@@ -27,32 +28,13 @@ const TARGET_STATE: Readonly<Record<string, string>> = lookupTable({
   [states.REBOOT]: states.POWER_ON, [states.SOFT_REBOOT]: states.POWER_ON, [states.SOFT_POWER_OFF]: states.POWER_OFF,
 });
 
-/** Polling of node_wait_for_power_state: quick at first, backing off to a few seconds. */
-const FIRST_POLL_MS = 200;
-const MAX_POLL_MS = 2000;
-
 function mapPowerState(raw: string | null): string | null {
   return raw === null ? null : GET_POWER_STATE[raw] ?? null;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** node_wait_for_power_state: PowerStateFailure when the BMC does not get there in time. */
-async function waitForPowerState(task: DriverTask, client: RedfishClient, target: string, timeout?: number): Promise<void> {
-  const seconds = timeout || task.ctx.conf.int('conductor', 'power_state_change_timeout');
-  const deadline = Date.now() + seconds * 1000;
-  for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
-    if (mapPowerState(await client.getPowerState()) === target) return;
-    if (Date.now() + delay > deadline) throw new PowerStateFailure({ pstate: target });
-    await sleep(delay);
-  }
-}
-
 async function resetAndWait(task: DriverTask, client: RedfishClient, powerState: string, timeout?: number): Promise<void> {
   await client.reset(RESET_FOR[powerState]);
-  await waitForPowerState(task, client, TARGET_STATE[powerState] ?? powerState, timeout);
+  await waitForPowerState(task, TARGET_STATE[powerState] ?? powerState, async () => mapPowerState(await client.getPowerState()), timeout);
 }
 
 /** Boot device restoration only applies when the management interface is redfish too. */

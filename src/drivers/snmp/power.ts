@@ -10,13 +10,11 @@ import type { SnmpClient } from '../../protocols/snmp';
 import type { DriverTask, PowerInterface } from '../base';
 import { createSnmpClient, parseSnmpDriverInfo, snmpCall, SNMP_PROPERTIES, type SnmpDriverInfo } from './common';
 import { PDU_MODELS, pduForSystemId, type PduModel } from './pdus';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** SNMPDriverBase.retry_interval. */
 const POLL_INTERVAL_MS = 1000;
 
-function sleep(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
-}
 
 /** The node's outlet: its PDU model, parsed driver_info and a client. */
 interface Outlet {

@@ -19,7 +19,9 @@ export interface Disks {
   configdrive: string;
 }
 
-export type JsonObject = Record<string, unknown>;
+import type { JsonObject } from '../../common/json-value';
+
+export type { JsonObject };
 
 /** IPA's error shape in command_error. */
 export class AgentCommandError extends Error {

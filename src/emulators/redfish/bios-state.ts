@@ -1,7 +1,7 @@
 // BIOS attributes of an emulated system: current values plus a pending Settings object
 // that, as on real hardware, only takes effect on the next reset.
 
-import { EmulatorHttpError, JsonObject, isJsonObject } from './messages';
+import { EmulatorHttpError, RedfishObject, isJsonObject } from './messages';
 
 type BiosValue = string | number | boolean;
 export type BiosAttributes = Record<string, BiosValue>;
@@ -30,7 +30,7 @@ export class BiosState {
   }
 
   /** Validates names and types against the current attributes, then stages them. */
-  stage(body: JsonObject): void {
+  stage(body: RedfishObject): void {
     const attrs = body.Attributes;
     if (!isJsonObject(attrs)) {
       throw new EmulatorHttpError(400, 'PropertyMissing', 'The property Attributes is a required property.', ['Attributes']);

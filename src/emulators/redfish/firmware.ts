@@ -1,6 +1,6 @@
 // Firmware inventory (one BIOS and one BMC component per system) and UpdateService.SimpleUpdate.
 
-import { EmulatorHttpError, JsonObject, badValue, isJsonObject, missingParameter } from './messages';
+import { EmulatorHttpError, RedfishObject, badValue, isJsonObject, missingParameter } from './messages';
 import { EmulatedSystem } from './system-state';
 import { EmulatedTask, TaskStore } from './tasks';
 
@@ -32,7 +32,7 @@ export function listComponents(systems: Iterable<EmulatedSystem>): FirmwareCompo
   return out;
 }
 
-export function componentJson(c: FirmwareComponent): JsonObject {
+export function componentJson(c: FirmwareComponent): RedfishObject {
   const related = c.kind === 'BIOS' ? `/redfish/v1/Systems/${c.system.id}` : `/redfish/v1/Managers/${managerId(c.system.id)}`;
   return {
     '@odata.id': `${INVENTORY_PATH}/${c.id}`,
@@ -57,7 +57,7 @@ function setComponentVersion(c: FirmwareComponent, version: string): void {
 }
 
 /** Validates a SimpleUpdate body and starts the task that flashes the targeted components. */
-export function startSimpleUpdate(body: JsonObject, systems: EmulatedSystem[], tasks: TaskStore): EmulatedTask {
+export function startSimpleUpdate(body: RedfishObject, systems: EmulatedSystem[], tasks: TaskStore): EmulatedTask {
   const imageUri = body.ImageURI;
   if (typeof imageUri !== 'string' || imageUri === '') throw missingParameter('ImageURI', 'UpdateService.SimpleUpdate');
   const protocol = body.TransferProtocol;

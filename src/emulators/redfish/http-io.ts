@@ -2,7 +2,7 @@
 
 import { createHash } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { EmulatorHttpError, JsonObject, errorBody, isJsonObject } from './messages';
+import { EmulatorHttpError, RedfishObject, errorBody, isJsonObject } from './messages';
 
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -24,7 +24,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
 }
 
 /** An empty body is "no body" (actions like EjectMedia are often posted without one). */
-export function parseJsonBody(raw: Buffer): JsonObject | null {
+export function parseJsonBody(raw: Buffer): RedfishObject | null {
   if (raw.length === 0 || raw.toString('utf8').trim() === '') return null;
   let parsed: unknown;
   try {
@@ -37,7 +37,7 @@ export function parseJsonBody(raw: Buffer): JsonObject | null {
   return parsed;
 }
 
-export function etagOf(body: JsonObject): string {
+export function etagOf(body: RedfishObject): string {
   return `"${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 16)}"`;
 }
 
@@ -47,7 +47,7 @@ export function ifMatchSatisfied(header: string, etag: string): boolean {
   return header.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag));
 }
 
-export function sendJson(res: ServerResponse, status: number, body: JsonObject | undefined, headers: Record<string, string>): void {
+export function sendJson(res: ServerResponse, status: number, body: RedfishObject | undefined, headers: Record<string, string>): void {
   const payload = body === undefined ? '' : JSON.stringify(body);
   res.writeHead(status, {
     'OData-Version': '4.0',

@@ -1,7 +1,8 @@
 // Redfish error bodies ("error" object with @Message.ExtendedInfo), as DSP0266 describes them.
 
-type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+import type { RedfishObject } from '../../protocols/redfish/json';
+
+export type { RedfishObject };
 
 const BASE_REGISTRY = 'Base.1.8';
 
@@ -19,7 +20,7 @@ export class EmulatorHttpError extends Error {
   }
 }
 
-export function errorBody(messageId: string, message: string, relatedProperties: string[] = []): JsonObject {
+export function errorBody(messageId: string, message: string, relatedProperties: string[] = []): RedfishObject {
   const fullId = `${BASE_REGISTRY}.${messageId}`;
   return {
     error: {
@@ -67,6 +68,6 @@ export function conflict(message: string): EmulatorHttpError {
   return new EmulatorHttpError(409, 'ResourceInUse', message);
 }
 
-export function isJsonObject(value: unknown): value is JsonObject {
+export function isJsonObject(value: unknown): value is RedfishObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

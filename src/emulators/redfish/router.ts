@@ -2,7 +2,7 @@
 // 404 for unknown paths and 405 (with Allow) for known paths hit with another method.
 
 import { IncomingHttpHeaders } from 'node:http';
-import { JsonObject } from './messages';
+import { RedfishObject } from './messages';
 
 export const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 export type Method = (typeof METHODS)[number];
@@ -11,13 +11,13 @@ export interface RequestCtx {
   method: Method;
   path: string;
   params: Record<string, string>;
-  body: JsonObject | null;
+  body: RedfishObject | null;
   headers: IncomingHttpHeaders;
 }
 
 export interface Reply {
   status: number;
-  body?: JsonObject;
+  body?: RedfishObject;
   headers?: Record<string, string>;
 }
 

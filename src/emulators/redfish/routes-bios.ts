@@ -1,7 +1,7 @@
 // Bios, Bios/Settings (pending attributes, applied on reset) and SecureBoot of each system.
 
 import { EmulatorContext, link, systemOr404 } from './context';
-import { EmulatorHttpError, JsonObject, badValue } from './messages';
+import { EmulatorHttpError, RedfishObject, badValue } from './messages';
 import { RequestCtx, Router } from './router';
 import { EmulatedSystem } from './system-state';
 
@@ -71,9 +71,9 @@ export function addBiosRoutes(router: Router, ctx: EmulatorContext): void {
   });
 }
 
-function biosJson(s: EmulatedSystem): JsonObject {
+function biosJson(s: EmulatedSystem): RedfishObject {
   const path = `${SYSTEMS}/${s.id}/Bios`;
-  const settings: JsonObject = {
+  const settings: RedfishObject = {
     '@odata.type': '#Settings.v1_3_0.Settings',
     SettingsObject: link(`${path}/Settings`),
     SupportedApplyTimes: ['OnReset'],
@@ -97,7 +97,7 @@ function biosJson(s: EmulatedSystem): JsonObject {
   };
 }
 
-function biosSettingsJson(s: EmulatedSystem): JsonObject {
+function biosSettingsJson(s: EmulatedSystem): RedfishObject {
   return {
     '@odata.id': `${SYSTEMS}/${s.id}/Bios/Settings`,
     '@odata.type': '#Bios.v1_1_0.Bios',
@@ -113,7 +113,7 @@ function biosSettingsJson(s: EmulatedSystem): JsonObject {
   };
 }
 
-function secureBootJson(s: EmulatedSystem): JsonObject {
+function secureBootJson(s: EmulatedSystem): RedfishObject {
   const path = `${SYSTEMS}/${s.id}/SecureBoot`;
   return {
     '@odata.id': path,

@@ -2,7 +2,7 @@
 
 import { EmulatorContext, collection, link, systemByPrefixedId } from './context';
 import { chassisId, managerId } from './firmware';
-import { EmulatorHttpError, JsonObject, badValue, notFound } from './messages';
+import { EmulatorHttpError, RedfishObject, badValue, notFound } from './messages';
 import { RequestCtx, Router } from './router';
 import { EmulatedSystem } from './system-state';
 import { VirtualMediaSlot } from './virtual-media-state';
@@ -103,7 +103,7 @@ function addChassisRoutes(router: Router, ctx: EmulatorContext): void {
   });
 }
 
-function managerJson(s: EmulatedSystem): JsonObject {
+function managerJson(s: EmulatedSystem): RedfishObject {
   const path = `${MANAGERS}/${managerId(s.id)}`;
   return {
     '@odata.id': path,
@@ -125,7 +125,7 @@ function managerJson(s: EmulatedSystem): JsonObject {
   };
 }
 
-function virtualMediaJson(s: EmulatedSystem, v: VirtualMediaSlot): JsonObject {
+function virtualMediaJson(s: EmulatedSystem, v: VirtualMediaSlot): RedfishObject {
   const path = `${MANAGERS}/${managerId(s.id)}/VirtualMedia/${v.id}`;
   return {
     '@odata.id': path,
@@ -147,7 +147,7 @@ function virtualMediaJson(s: EmulatedSystem, v: VirtualMediaSlot): JsonObject {
   };
 }
 
-function patchVirtualMedia(v: VirtualMediaSlot, body: JsonObject): void {
+function patchVirtualMedia(v: VirtualMediaSlot, body: RedfishObject): void {
   if (body.Image === null || body.Inserted === false) {
     v.eject();
     return;
@@ -159,7 +159,7 @@ function patchVirtualMedia(v: VirtualMediaSlot, body: JsonObject): void {
   throw new EmulatorHttpError(400, 'PropertyMissing', 'PATCH of virtual media needs Image (string or null) or Inserted: false.', ['Image']);
 }
 
-function chassisJson(s: EmulatedSystem): JsonObject {
+function chassisJson(s: EmulatedSystem): RedfishObject {
   return {
     '@odata.id': `${CHASSIS}/${chassisId(s.id)}`,
     '@odata.type': '#Chassis.v1_11_0.Chassis',

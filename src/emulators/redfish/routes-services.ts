@@ -2,7 +2,7 @@
 
 import { EmulatorContext, collection, link } from './context';
 import { INVENTORY_PATH, TRANSFER_PROTOCOLS, componentJson, listComponents, startSimpleUpdate } from './firmware';
-import { JsonObject, notFound } from './messages';
+import { RedfishObject, notFound } from './messages';
 import { Router } from './router';
 import { SESSIONS_PATH, sessionJson } from './sessions';
 import { MONITORS_PATH, TASKS_PATH, isTaskRunning, taskJson } from './tasks';
@@ -18,7 +18,7 @@ export function addServiceRoutes(router: Router, ctx: EmulatorContext): void {
   addUpdateRoutes(router, ctx);
 }
 
-function serviceRoot(ctx: EmulatorContext): JsonObject {
+function serviceRoot(ctx: EmulatorContext): RedfishObject {
   return {
     '@odata.id': `${ROOT}/`,
     '@odata.type': '#ServiceRoot.v1_5_0.ServiceRoot',

@@ -2,7 +2,7 @@
 
 import { EmulatorContext, collection, link, systemOr404 } from './context';
 import { chassisId, managerId } from './firmware';
-import { EmulatorHttpError, JsonObject, isJsonObject } from './messages';
+import { EmulatorHttpError, RedfishObject, isJsonObject } from './messages';
 import { Reply, RequestCtx, Router } from './router';
 import { BOOT_MODES, EmulatedSystem, RESET_TYPES } from './system-state';
 
@@ -75,11 +75,11 @@ export function addSystemRoutes(router: Router, ctx: EmulatorContext): void {
   });
 }
 
-function ok(body: JsonObject): Reply {
+function ok(body: RedfishObject): Reply {
   return { status: 200, body };
 }
 
-function systemJson(s: EmulatedSystem): JsonObject {
+function systemJson(s: EmulatedSystem): RedfishObject {
   const path = `${SYSTEMS}/${s.id}`;
   return {
     '@odata.id': path,
@@ -123,7 +123,7 @@ function systemJson(s: EmulatedSystem): JsonObject {
   };
 }
 
-function patchSystem(s: EmulatedSystem, body: JsonObject): void {
+function patchSystem(s: EmulatedSystem, body: RedfishObject): void {
   for (const key of Object.keys(body)) {
     if (!WRITABLE_SYSTEM_PROPERTIES.includes(key)) {
       throw new EmulatorHttpError(400, 'PropertyNotWritable', `The property ${key} is a read only property and cannot be assigned a value.`, [key]);
@@ -149,7 +149,7 @@ function optionalString(value: unknown, property: string): string | undefined {
   return value;
 }
 
-function processorJson(s: EmulatedSystem, cpu: string, path: string): JsonObject {
+function processorJson(s: EmulatedSystem, cpu: string, path: string): RedfishObject {
   if (cpu !== 'CPU1' && cpu !== 'CPU2') throw new EmulatorHttpError(404, 'ResourceMissingAtURI', `The resource at the URI ${path} was not found.`);
   return {
     '@odata.id': path,
@@ -168,7 +168,7 @@ function processorJson(s: EmulatedSystem, cpu: string, path: string): JsonObject
   };
 }
 
-function nicJson(s: EmulatedSystem, nic: string, path: string): JsonObject {
+function nicJson(s: EmulatedSystem, nic: string, path: string): RedfishObject {
   const index = /^NIC(\d+)$/.exec(nic);
   const mac = index ? s.macAddresses[Number(index[1]) - 1] : undefined;
   if (mac === undefined) throw new EmulatorHttpError(404, 'ResourceMissingAtURI', `The resource at the URI ${path} was not found.`);
@@ -185,7 +185,7 @@ function nicJson(s: EmulatedSystem, nic: string, path: string): JsonObject {
 }
 
 /** One controller with the system's disks, for Ironic inspection's local_gb. */
-function simpleStorageJson(s: EmulatedSystem, sid: string, path: string): JsonObject {
+function simpleStorageJson(s: EmulatedSystem, sid: string, path: string): RedfishObject {
   if (sid !== '1') throw new EmulatorHttpError(404, 'ResourceMissingAtURI', `The resource at the URI ${path} was not found.`);
   return {
     '@odata.id': path,
@@ -206,7 +206,7 @@ function settingsSystem(s: EmulatedSystem, path: string): EmulatedSystem {
   return s;
 }
 
-function systemSettingsJson(s: EmulatedSystem): JsonObject {
+function systemSettingsJson(s: EmulatedSystem): RedfishObject {
   return {
     '@odata.id': `${SYSTEMS}/${s.id}/Settings`,
     '@odata.type': '#ComputerSystem.v1_13_0.ComputerSystem',

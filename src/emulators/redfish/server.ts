@@ -6,7 +6,7 @@ import https from 'node:https';
 import { AddressInfo } from 'node:net';
 import { EmulatorContext } from './context';
 import { etagOf, ifMatchSatisfied, parseJsonBody, readBody, sendError, sendJson } from './http-io';
-import { EmulatorHttpError, JsonObject, notFound } from './messages';
+import { EmulatorHttpError, RedfishObject, notFound } from './messages';
 import { METHODS, Method, RequestCtx, RouteMatch, Router, allowedMethods, normalisePath } from './router';
 import { addBiosRoutes } from './routes-bios';
 import { addManagerRoutes } from './routes-managers';
@@ -160,7 +160,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, deps: ServeDeps)
 function checkPreconditions(match: RouteMatch, rctx: RequestCtx, settings: EmulatorSettings): void {
   const get = match.route.handlers.GET;
   if (!get) return;
-  const current: JsonObject | undefined = get({ ...rctx, method: 'GET', body: null }).body;
+  const current: RedfishObject | undefined = get({ ...rctx, method: 'GET', body: null }).body;
   if (!current) return;
   const ifMatch = rctx.headers['if-match'];
   if (typeof ifMatch === 'string' && ifMatch !== '') {

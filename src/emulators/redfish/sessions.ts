@@ -2,7 +2,7 @@
 
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { IncomingHttpHeaders } from 'node:http';
-import { EmulatorHttpError, JsonObject } from './messages';
+import { EmulatorHttpError, RedfishObject } from './messages';
 
 export interface EmulatorAuthOptions {
   username: string;
@@ -98,7 +98,7 @@ export class SessionStore {
   }
 }
 
-export function sessionJson(s: EmulatedSession): JsonObject {
+export function sessionJson(s: EmulatedSession): RedfishObject {
   return {
     '@odata.id': `${SESSIONS_PATH}/${s.id}`,
     '@odata.type': '#Session.v1_3_0.Session',

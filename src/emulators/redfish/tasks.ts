@@ -1,6 +1,6 @@
 // Asynchronous operations of the emulated BMC: Redfish Tasks and their task monitors.
 
-import { JsonObject } from './messages';
+import { RedfishObject } from './messages';
 
 type TaskState = 'New' | 'Running' | 'Completed' | 'Exception';
 
@@ -79,7 +79,7 @@ export function isTaskRunning(task: EmulatedTask): boolean {
   return task.state === 'New' || task.state === 'Running';
 }
 
-export function taskJson(task: EmulatedTask): JsonObject {
+export function taskJson(task: EmulatedTask): RedfishObject {
   return {
     '@odata.id': `${TASKS_PATH}/${task.id}`,
     '@odata.type': '#Task.v1_4_3.Task',

@@ -12,6 +12,7 @@ import { catalogNotFound, endpointFilterFromConf, endpointFromCatalog, imageApiR
 import { checkImageUsable, translateFromGlance, type GlanceImageMeta, type ImageContext } from './image-meta';
 import { parseImageId } from './image-ref';
 import { KeystoneSession, passwordAuthFromConf } from './keystone-session';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const GROUP = 'glance';
 const RETRY_WAIT_MS = 1000;
@@ -23,7 +24,6 @@ interface GlanceRequest {
 
 class RetryableGlanceError extends Error {}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class GlanceImageService {
   private readonly session: KeystoneSession | null;

@@ -4,7 +4,7 @@
 
 import { RedfishEndpoint } from './address';
 import { RedfishConfigError, RedfishConnectionError, RedfishError, RedfishInvalidResponseError } from './errors';
-import { JsonObject, linkOf, objectField, parseJsonObject } from './json';
+import { RedfishObject, linkOf, objectField, parseJsonObject } from './json';
 import { RedfishResponse, toRedfishResponse } from './responses';
 import { forgetSession, lookupSession, sessionKey, storeSession } from './session-cache';
 import { HttpReply } from './transport';
@@ -16,7 +16,7 @@ export type AuthMode = 'session' | 'basic' | 'none';
 interface AuthTransport {
   endpoint: RedfishEndpoint;
   resolve(path: string): URL;
-  send(method: string, url: URL, body: JsonObject | null, headers: Record<string, string>): Promise<HttpReply>;
+  send(method: string, url: URL, body: RedfishObject | null, headers: Record<string, string>): Promise<HttpReply>;
 }
 
 export class RedfishAuth {

@@ -2,7 +2,7 @@
 
 import { RedfishConnection } from './connection';
 import { RedfishInvalidResponseError, RedfishUnsupportedError } from './errors';
-import { JsonObject, actionTarget, boolField, isObject, linkOf, objectField, stringField, stringList } from './json';
+import { RedfishObject, actionTarget, boolField, isObject, linkOf, objectField, stringField, stringList } from './json';
 import { BiosInfo, BiosValue, SecureBootInfo } from './types';
 
 async function subresourcePath(conn: RedfishConnection, systemPath: string, key: string): Promise<string> {
@@ -36,7 +36,7 @@ export async function getBios(conn: RedfishConnection, systemPath: string): Prom
 export async function applyBiosAttributes(conn: RedfishConnection, systemPath: string, attributes: Record<string, BiosValue>, applyTime?: string): Promise<void> {
   const bios = await getBios(conn, systemPath);
   const target = bios.settingsPath ?? bios.path;
-  const body: JsonObject = { Attributes: { ...attributes } };
+  const body: RedfishObject = { Attributes: { ...attributes } };
   if (applyTime) body['@Redfish.SettingsApplyTime'] = { ApplyTime: applyTime };
   await conn.patch(target, body, await conn.etagOf(target));
 }
@@ -64,7 +64,7 @@ export async function setSecureBoot(conn: RedfishConnection, systemPath: string,
   await conn.patch(path, { SecureBootEnable: enabled }, await conn.etagOf(path));
 }
 
-function attributesOf(json: JsonObject, path: string): Record<string, BiosValue> {
+function attributesOf(json: RedfishObject, path: string): Record<string, BiosValue> {
   const attrs = json.Attributes;
   if (attrs === undefined || attrs === null) return {};
   if (!isObject(attrs)) throw new RedfishInvalidResponseError(`Attributes of ${path} is not an object`, path);

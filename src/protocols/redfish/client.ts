@@ -7,7 +7,7 @@ import { RedfishConnection, RedfishConnectionOptions } from './connection';
 import { RedfishConfigError, RedfishUnsupportedError, RedfishSystemResolutionError } from './errors';
 import { getFirmwareInventory, simpleUpdate } from './firmware-ops';
 import { listMembers } from './collections';
-import { JsonObject, linkOf } from './json';
+import { RedfishObject, linkOf } from './json';
 import { readSystem, resetSystem, setBootOverride, setIndicatorLed, systemInfo } from './system-ops';
 import { TaskResult, waitForTask } from './tasks';
 import { VerifyCa } from './tls';
@@ -55,7 +55,7 @@ export class RedfishClient {
     };
   }
 
-  async getServiceRoot(): Promise<JsonObject> {
+  async getServiceRoot(): Promise<RedfishObject> {
     return this.connection.get(this.connection.endpoint.rootPrefix);
   }
 

@@ -5,10 +5,11 @@ import http from 'node:http';
 import { RedfishEndpoint, parseRedfishAddress } from './address';
 import { AuthMode, AuthType, RedfishAuth } from './auth';
 import { RedfishConfigError, RedfishConnectionError, RedfishInvalidResponseError, RedfishPreconditionError, RedfishTlsError } from './errors';
-import { JsonObject, stringField } from './json';
+import { RedfishObject, stringField } from './json';
 import { RedfishResponse, requireJson, toRedfishResponse } from './responses';
 import { VerifyCa, buildAgent } from './tls';
 import { HttpReply, exchange } from './transport';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface RedfishConnectionOptions {
   /** redfish_address: host, host:port, http(s)://host[:port][/root/prefix]. */
@@ -60,11 +61,11 @@ export class RedfishConnection {
   }
 
   /** GET a resource that must be a JSON object. */
-  async get(path: string): Promise<JsonObject> {
+  async get(path: string): Promise<RedfishObject> {
     return requireJson(await this.request('GET', path));
   }
 
-  async request(method: string, path: string, body?: JsonObject | null, headers: Record<string, string> = {}): Promise<RedfishResponse> {
+  async request(method: string, path: string, body?: RedfishObject | null, headers: Record<string, string> = {}): Promise<RedfishResponse> {
     const url = this.resolve(path);
     await this.auth.ensure();
     let usedToken = this.auth.token;
@@ -83,7 +84,7 @@ export class RedfishConnection {
    * PATCH with If-Match. Uses the ETag given (from a GET the caller just made) and, when the BMC answers
    * 412/428, re-reads the resource and retries once with its fresh (strong) ETag.
    */
-  async patch(path: string, body: JsonObject, etag: string | null = null): Promise<RedfishResponse> {
+  async patch(path: string, body: RedfishObject, etag: string | null = null): Promise<RedfishResponse> {
     try {
       return await this.request('PATCH', path, body, etag ? { 'If-Match': etag } : {});
     } catch (err) {
@@ -120,7 +121,7 @@ export class RedfishConnection {
     return url;
   }
 
-  private async sendWithRetries(method: string, url: URL, body: JsonObject | null, headers: Record<string, string>, withAuth: boolean): Promise<HttpReply> {
+  private async sendWithRetries(method: string, url: URL, body: RedfishObject | null, headers: Record<string, string>, withAuth: boolean): Promise<HttpReply> {
     const payload = body === null ? null : Buffer.from(JSON.stringify(body));
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= this.attempts;
@@ -168,6 +169,3 @@ function positiveInt(value: number, name: string): number {
   return value;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

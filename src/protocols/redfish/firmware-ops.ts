@@ -3,7 +3,7 @@
 import { RedfishConnection } from './connection';
 import { RedfishUnsupportedError } from './errors';
 import { listMembers } from './collections';
-import { JsonObject, actionTarget, boolField, linkOf, stringField } from './json';
+import { RedfishObject, actionTarget, boolField, linkOf, stringField } from './json';
 import { taskMonitorOf } from './tasks';
 import { AsyncOperation, FirmwareComponent, SimpleUpdateRequest } from './types';
 
@@ -28,13 +28,13 @@ export async function simpleUpdate(conn: RedfishConnection, req: SimpleUpdateReq
   const service = await conn.get(await updateServicePath(conn));
   const target = actionTarget(service, '#UpdateService.SimpleUpdate');
   if (!target) throw new RedfishUnsupportedError('The UpdateService offers no #UpdateService.SimpleUpdate action');
-  const body: JsonObject = { ImageURI: req.imageUri, TransferProtocol: req.transferProtocol ?? req.imageUri.split(':')[0].toUpperCase() };
+  const body: RedfishObject = { ImageURI: req.imageUri, TransferProtocol: req.transferProtocol ?? req.imageUri.split(':')[0].toUpperCase() };
   if (req.targets && req.targets.length > 0) body.Targets = [...req.targets];
   const res = await conn.request('POST', target, body);
   return { monitorUri: res.status === 202 ? taskMonitorOf(res) : null };
 }
 
-function componentOf(path: string, json: JsonObject): FirmwareComponent {
+function componentOf(path: string, json: RedfishObject): FirmwareComponent {
   return {
     path,
     id: stringField(json, 'Id'),

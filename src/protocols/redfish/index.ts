@@ -16,4 +16,4 @@ export type { TaskResult, WaitOptions } from './tasks';
 export { clearSessionCache, cachedSessionCount } from './session-cache';
 export * from './errors';
 export * from './types';
-export type { JsonObject, JsonValue } from './json';
+export type { RedfishObject, JsonValue } from './json';

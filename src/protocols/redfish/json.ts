@@ -3,13 +3,13 @@
 import { RedfishInvalidResponseError, RedfishMessage } from './errors';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+export type RedfishObject = { [key: string]: JsonValue };
 
-export function isObject(value: unknown): value is JsonObject {
+export function isObject(value: unknown): value is RedfishObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function parseJsonObject(text: string, url: string): JsonObject {
+export function parseJsonObject(text: string, url: string): RedfishObject {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -20,17 +20,17 @@ export function parseJsonObject(text: string, url: string): JsonObject {
   return parsed;
 }
 
-export function stringField(obj: JsonObject, key: string): string | null {
+export function stringField(obj: RedfishObject, key: string): string | null {
   const v = obj[key];
   return typeof v === 'string' ? v : null;
 }
 
-export function boolField(obj: JsonObject, key: string): boolean | null {
+export function boolField(obj: RedfishObject, key: string): boolean | null {
   const v = obj[key];
   return typeof v === 'boolean' ? v : null;
 }
 
-export function objectField(obj: JsonObject, key: string): JsonObject | null {
+export function objectField(obj: RedfishObject, key: string): RedfishObject | null {
   const v = obj[key];
   return isObject(v) ? v : null;
 }
@@ -40,7 +40,7 @@ export function stringList(value: unknown): string[] {
 }
 
 /** The "@odata.id" of a link property such as {"Bios": {"@odata.id": "..."}}. */
-export function linkOf(obj: JsonObject | null, key: string): string | null {
+export function linkOf(obj: RedfishObject | null, key: string): string | null {
   const v = obj ? obj[key] : undefined;
   return isObject(v) ? stringField(v, '@odata.id') : null;
 }
@@ -50,12 +50,12 @@ export function linkList(value: unknown): string[] {
   return value.filter(isObject).map((v) => stringField(v, '@odata.id')).filter((v): v is string => v !== null);
 }
 
-export function collectionMembers(collection: JsonObject): string[] {
+export function collectionMembers(collection: RedfishObject): string[] {
   return linkList(collection.Members);
 }
 
 /** The target URI of an action ("#ComputerSystem.Reset") in a resource's Actions. */
-export function actionTarget(resource: JsonObject, action: string): string | null {
+export function actionTarget(resource: RedfishObject, action: string): string | null {
   const actions = objectField(resource, 'Actions');
   const entry = actions ? objectField(actions, action) : null;
   return entry ? stringField(entry, 'target') : null;
@@ -73,7 +73,7 @@ export function parseMessages(list: unknown): RedfishMessage[] {
 }
 
 /** Messages from a Redfish error body: @Message.ExtendedInfo first, else the top-level message. */
-export function errorMessages(body: JsonObject | null): { code: string | null; messages: RedfishMessage[] } {
+export function errorMessages(body: RedfishObject | null): { code: string | null; messages: RedfishMessage[] } {
   const error = body ? objectField(body, 'error') : null;
   if (!error) return { code: null, messages: [] };
   const extended = parseMessages(error['@Message.ExtendedInfo']);

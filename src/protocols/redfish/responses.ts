@@ -11,19 +11,19 @@ import {
   RedfishPreconditionError,
   RedfishServerError,
 } from './errors';
-import { JsonObject, errorMessages, parseJsonObject } from './json';
+import { RedfishObject, errorMessages, parseJsonObject } from './json';
 import { HttpReply } from './transport';
 
 export interface RedfishResponse {
   status: number;
   url: string;
   headers: IncomingHttpHeaders;
-  json: JsonObject | null;
+  json: RedfishObject | null;
 }
 
 export function toRedfishResponse(method: string, url: URL, reply: HttpReply): RedfishResponse {
   const text = reply.body.toString('utf8');
-  let json: JsonObject | null = null;
+  let json: RedfishObject | null = null;
   if (text.trim() !== '') {
     try {
       json = parseJsonObject(text, url.href);
@@ -37,12 +37,12 @@ export function toRedfishResponse(method: string, url: URL, reply: HttpReply): R
   return { status: reply.status, url: url.href, headers: reply.headers, json };
 }
 
-export function requireJson(res: RedfishResponse): JsonObject {
+export function requireJson(res: RedfishResponse): RedfishObject {
   if (!res.json) throw new RedfishInvalidResponseError(`Expected a JSON body from ${res.url} (HTTP ${res.status})`, res.url);
   return res.json;
 }
 
-function httpErrorFor(method: string, url: string, status: number, body: JsonObject | null): RedfishHttpError {
+function httpErrorFor(method: string, url: string, status: number, body: RedfishObject | null): RedfishHttpError {
   const { code, messages } = errorMessages(body);
   const args = [method, url, status, messages, code] as const;
   if (status === 400) return new RedfishBadRequestError(...args);

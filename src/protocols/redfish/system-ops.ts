@@ -2,12 +2,12 @@
 
 import { RedfishConnection } from './connection';
 import { RedfishInvalidResponseError, RedfishUnsupportedError } from './errors';
-import { JsonObject, actionTarget, linkList, linkOf, objectField, stringField, stringList } from './json';
+import { RedfishObject, actionTarget, linkList, linkOf, objectField, stringField, stringList } from './json';
 import { BOOT_MODES, BOOT_OVERRIDE_ENABLED, BootOverrideRequest, ResetType, SystemInfo } from './types';
 
 interface SystemDocument {
   path: string;
-  json: JsonObject;
+  json: RedfishObject;
   etag: string | null;
 }
 
@@ -69,8 +69,8 @@ export async function setBootOverride(conn: RedfishConnection, path: string, req
   const wanted = bootPatch(systemInfo(doc), req);
   if (Object.keys(wanted).length === 0) return;
   const settingsPath = linkOf(objectField(doc.json, '@Redfish.Settings'), 'SettingsObject');
-  const direct: JsonObject = {};
-  const staged: JsonObject = {};
+  const direct: RedfishObject = {};
+  const staged: RedfishObject = {};
   let settingsEtag: string | null = null;
   if (settingsPath) {
     const res = await conn.request('GET', settingsPath);
@@ -84,8 +84,8 @@ export async function setBootOverride(conn: RedfishConnection, path: string, req
   if (Object.keys(direct).length > 0) await conn.patch(path, { Boot: direct }, doc.etag);
 }
 
-function bootPatch(info: SystemInfo, req: BootOverrideRequest): JsonObject {
-  const patch: JsonObject = {};
+function bootPatch(info: SystemInfo, req: BootOverrideRequest): RedfishObject {
+  const patch: RedfishObject = {};
   if (req.target !== undefined) {
     const allowed = info.boot.allowableTargets;
     if (allowed.length > 0 && !allowed.includes(req.target)) {

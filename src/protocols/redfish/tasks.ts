@@ -5,7 +5,8 @@
 import { RedfishConnection } from './connection';
 import { RedfishResponse } from './responses';
 import { RedfishInvalidResponseError, RedfishMessage, RedfishNotFoundError, RedfishTaskError, RedfishTaskTimeoutError } from './errors';
-import { JsonObject, parseMessages, stringField } from './json';
+import { RedfishObject, parseMessages, stringField } from './json';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface TaskResult {
   /** Final TaskState, or "Unknown" when the BMC dropped the task before we saw it finish. */
@@ -14,7 +15,7 @@ export interface TaskResult {
   percentComplete: number | null;
   messages: RedfishMessage[];
   /** The last task document, when there was one. */
-  task: JsonObject | null;
+  task: RedfishObject | null;
 }
 
 export interface WaitOptions {
@@ -50,7 +51,7 @@ export async function waitForTask(conn: RedfishConnection, monitorUri: string, o
     if (res.status !== 202 && !RUNNING_STATES.has(result.taskState)) return finished(monitorUri, result);
     const wait = Math.min(retryAfterMs(res) ?? interval, interval * 10);
     if (Date.now() + wait > deadline) throw new RedfishTaskTimeoutError(monitorUri, opts.timeoutMs);
-    await new Promise((resolve) => setTimeout(resolve, wait));
+    await sleep(wait);
   }
 }
 
@@ -59,7 +60,7 @@ function finished(monitorUri: string, result: TaskResult): TaskResult {
   return result;
 }
 
-function readTask(json: JsonObject | null): TaskResult {
+function readTask(json: RedfishObject | null): TaskResult {
   if (!json) return { taskState: 'Completed', taskStatus: null, percentComplete: null, messages: [], task: null };
   const percent = json.PercentComplete;
   return {

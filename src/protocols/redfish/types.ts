@@ -1,6 +1,6 @@
 // Plain data the Redfish client returns and accepts.
 
-import { JsonObject } from './json';
+import { RedfishObject } from './json';
 
 export const RESET_TYPES = [
   'On', 'ForceOn', 'ForceOff', 'GracefulShutdown', 'GracefulRestart', 'ForceRestart', 'Nmi', 'PushPowerButton', 'PowerCycle',
@@ -38,7 +38,7 @@ export interface SystemInfo {
   allowedResetTypes: string[];
   managerPaths: string[];
   chassisPaths: string[];
-  raw: JsonObject;
+  raw: RedfishObject;
 }
 
 export interface BootOverrideRequest {
@@ -61,7 +61,7 @@ export interface VirtualMediaDevice {
   image: string | null;
   inserted: boolean;
   writeProtected: boolean | null;
-  raw: JsonObject;
+  raw: RedfishObject;
 }
 
 export interface InsertMediaOptions {

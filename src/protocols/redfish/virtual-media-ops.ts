@@ -4,7 +4,7 @@
 import { RedfishConnection } from './connection';
 import { RedfishBadRequestError, RedfishHttpError, RedfishUnsupportedError } from './errors';
 import { listMembers } from './collections';
-import { JsonObject, actionTarget, boolField, linkList, linkOf, objectField, stringField, stringList } from './json';
+import { RedfishObject, actionTarget, boolField, linkList, linkOf, objectField, stringField, stringList } from './json';
 import { InsertMediaOptions, VirtualMediaDevice } from './types';
 
 export async function listVirtualMedia(conn: RedfishConnection, systemPath: string): Promise<VirtualMediaDevice[]> {
@@ -51,7 +51,7 @@ export async function ejectVirtualMedia(conn: RedfishConnection, systemPath: str
 }
 
 async function insertInto(conn: RedfishConnection, device: VirtualMediaDevice, image: string, opts: InsertMediaOptions): Promise<void> {
-  const body: JsonObject = { Image: image };
+  const body: RedfishObject = { Image: image };
   if (opts.userName !== undefined) body.UserName = opts.userName;
   if (opts.password !== undefined) body.Password = opts.password;
   if (opts.transferMethod !== undefined) body.TransferMethod = opts.transferMethod;
@@ -96,7 +96,7 @@ function protocolOf(image: string): string {
   return scheme === 'SMB' ? 'CIFS' : scheme;
 }
 
-function deviceOf(path: string, json: JsonObject): VirtualMediaDevice {
+function deviceOf(path: string, json: RedfishObject): VirtualMediaDevice {
   return {
     path,
     id: stringField(json, 'Id'),

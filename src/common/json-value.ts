@@ -1,0 +1,2 @@
+/** A decoded JSON object whose members are not narrowed yet: node dicts, RPC arguments, agent data. */
+export type JsonObject = Record<string, unknown>;
