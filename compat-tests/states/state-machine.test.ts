@@ -28,12 +28,28 @@ after(async () => {
   await Promise.all([reference?.stop(), candidate?.stop()]);
 });
 
+/**
+ * Refusals Ironic answers with a 500 (an exception without an HTTP code of its own) and ironic-ts,
+ * as the hardening issue requires of bad input, with a 400 and the same message.
+ */
+const CLIENT_ERRORS_NOT_500: ReadonlyMap<string, string> = new Map([
+  ['disable_ramdisk with provide', 'exception.BadRequest has no HTTP code in Ironic, so it answers 500'],
+]);
+
+/** The same record but for Ironic's 500 where ironic-ts answers 400, on a step listed above. */
+function acceptedDifference(ref: StepRecord | undefined, ts: StepRecord | undefined): boolean {
+  if (!ref || !ts || !CLIENT_ERRORS_NOT_500.has(ref.step)) return false;
+  const { status: refStatus, ...refRest } = ref;
+  const { status: tsStatus, ...tsRest } = ts;
+  return refStatus === 500 && tsStatus === 400 && JSON.stringify(refRest) === JSON.stringify(tsRest);
+}
+
 function differences(ref: StepRecord[], ts: StepRecord[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < Math.max(ref.length, ts.length); i++) {
     const a = JSON.stringify(ref[i]);
     const b = JSON.stringify(ts[i]);
-    if (a !== b) out.push(`#${i}\n  reference: ${a}\n  ironic-ts: ${b}`);
+    if (a !== b && !acceptedDifference(ref[i], ts[i])) out.push(`#${i}\n  reference: ${a}\n  ironic-ts: ${b}`);
   }
   return out;
 }
