@@ -130,21 +130,22 @@ function pyType(v: Json): string {
 
 function parentOf(doc: Json, parts: string[]): Container {
   let node: Json = doc;
-  for (let i = 0; i < parts.length - 1; i++) node = child(node, parts[i], parts.slice(0, i));
+  for (let i = 0; i < parts.length - 1; i++) node = child(node, parts, i);
   if (node === null || typeof node !== 'object') {
     throw new Conflict(`unable to fully resolve json pointer /${parts.join('/')}, part ${parts[parts.length - 2] ?? ''}`);
   }
   return node as Container;
 }
 
-/** The member `part` of `node`, which sits at `at` in the document. */
-function child(node: Json, part: string, at: readonly string[]): Json {
+/** The member `parts[i]` of `node`, which sits at `parts[0..i)` in the document. */
+function child(node: Json, parts: readonly string[], i: number): Json {
+  const part = parts[i];
   if (Array.isArray(node)) {
     const index = listIndex(part, node.length - 1);
     return node[index];
   }
   if (node !== null && typeof node === 'object' && Object.hasOwn(node, part)) return (node as Record<string, Json>)[part];
-  throw new MissingMember(part, at, node);
+  throw new MissingMember(part, parts.slice(0, i), node);
 }
 
 function listIndex(part: string, max: number): number {
@@ -164,7 +165,7 @@ function setMember(parent: Record<string, Json>, key: string, value: Json): void
 
 function get(doc: Json, parts: string[]): Json {
   let node = doc;
-  for (let i = 0; i < parts.length; i++) node = child(node, parts[i], parts.slice(0, i));
+  for (let i = 0; i < parts.length; i++) node = child(node, parts, i);
   return node;
 }
 

@@ -9,6 +9,7 @@ import type { Config } from '../conf/config';
 import { log } from '../common/log';
 import { maskMessage } from '../common/mask';
 import { createListener, listenAt } from '../common/ssl-server';
+import { BodyTooLarge, readLimited } from '../common/read-limited';
 import type { ConductorApi } from './conductor-api';
 import { dispatch, isRpcMethod } from './dispatch';
 import { jsonRpcAuthStrategy, serverGate } from './json-rpc-auth';
@@ -48,29 +49,6 @@ function errorBody(id: unknown, code: number, message: string, kind?: string): u
 function replyBody(id: unknown, reply: RpcReply): unknown {
   if ('failure' in reply) return errorBody(id, reply.failure.code, reply.failure.message, reply.failure.kind);
   return { jsonrpc: '2.0', id, result: reply.result };
-}
-
-class BodyTooLarge extends Error {}
-
-/** Reads at most `limit` bytes; past that the rest is drained unread and the call refused. */
-function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        chunks.length = 0;
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 /**
@@ -129,10 +107,10 @@ export async function serveJsonRpc(conf: Config, local: ConductorApi): Promise<J
         send(res, refusal.status, { error: { code: refusal.status, message: refusal.message } }, refusal.headers);
         return;
       }
-      await handleCall(local, await readBody(req, limit), res);
+      await handleCall(local, (await readLimited(req, limit)).toString('utf8'), res);
     })().catch((err: unknown) => {
       if (err instanceof BodyTooLarge) {
-        send(res, 413, { error: { code: 413, message: `Request body is larger than the limit of ${limit} bytes` } });
+        send(res, 413, { error: { code: 413, message: err.message } });
         return;
       }
       log.error(`JSON-RPC request failed: ${(err as Error).message}`);

@@ -4,9 +4,11 @@
  * that are not UTF-8, nesting past MAX_JSON_DEPTH and numbers a double would change are refused
  * with a 400 before any handler sees the body.
  */
+import type * as http from 'node:http';
 import type { Middleware } from 'koa';
 import { InvalidParameterValue, httpBadRequest, httpTooLarge } from '../../common/errors';
 import { checkJsonText, JsonLimitError } from '../../common/json-limits';
+import { BodyTooLarge, readLimited } from '../../common/read-limited';
 import type { ApiState } from '../state';
 
 interface BodyLimits {
@@ -21,38 +23,21 @@ export function jsonBody(limits: BodyLimits): Middleware<ApiState> {
     ctx.state.body = undefined;
     if (ctx.method === 'POST' || ctx.method === 'PUT' || ctx.method === 'PATCH') {
       const limit = PROVISION_PATH.test(ctx.path) ? limits.provision : limits.general;
-      const raw = await readLimited(ctx.req, limit, Number(ctx.get('content-length') || 0));
+      const raw = await readBody(ctx.req, limit);
       if (raw.length > 0) ctx.state.body = parseJson(decodeUtf8(raw));
     }
     await next();
   };
 }
 
-function readLimited(req: NodeJS.ReadableStream, limit: number, declared: number): Promise<Buffer> {
-  if (declared > limit) {
-    req.resume();
-    return Promise.reject(tooLarge(limit));
+/** The shared reader's refusal as the API's 413 (webob's shape, after version negotiation). */
+async function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
+  try {
+    return await readLimited(req, limit);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw httpTooLarge(`${err.message}.`);
+    throw err;
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function tooLarge(limit: number) {
-  return httpTooLarge(`Request body is larger than the limit of ${limit} bytes.`);
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
