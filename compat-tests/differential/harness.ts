@@ -13,6 +13,7 @@ import { pickFreePort } from './free-port';
 import { sendRaw } from './http-client';
 import { KNOWN_DIFFERENCES } from './known-differences';
 import { startReference } from './reference-server';
+import { referenceRelease } from '../support/reference-ironic';
 import { formatReport, failingCases, type DifferentialReport } from './report';
 import { dumpMarkdown } from './dump';
 import { runCases, type StepOutcome, type Target } from './runner';
@@ -30,7 +31,8 @@ export interface DifferentialOptions {
 }
 
 export async function runDifferential(opts: DifferentialOptions): Promise<DifferentialReport> {
-  const groups = opts.groups ?? ALL_GROUPS;
+  const release = referenceRelease();
+  const groups = (opts.groups ?? ALL_GROUPS).filter((g) => g.onlyRelease === undefined || g.onlyRelease === release);
   const log = opts.log ?? (() => undefined);
   const [reference, candidate] = await startBoth(opts.candidate, log);
   try {

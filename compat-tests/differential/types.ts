@@ -1,3 +1,4 @@
+import type { ReferenceRelease } from '../support/reference-ironic';
 // Data model of the differential test: cases are plain data so that they read like a request log.
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -42,6 +43,11 @@ export type Case = RequestCase | WaitForCase;
 export interface CaseGroup {
   group: string;
   cases: Case[];
+  /**
+   * Only against this reference release (features of microversions the older reference lacks);
+   * without it the group runs against every release.
+   */
+  onlyRelease?: ReferenceRelease;
 }
 
 /** What a response looks like after normalisation: only the things we compare. */

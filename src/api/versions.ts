@@ -5,7 +5,7 @@
 import { lookupTable } from '../common/own-keys';
 export const MIN_MINOR = 1;
 /** The highest version whose every gated behaviour ironic-ts implements. */
-export const MAX_MINOR = 82;
+export const MAX_MINOR = 96;
 
 /** Ironic's release mapping (release name → API microversion), for pin_release_version. */
 const RELEASE_API: Record<string, number> = lookupTable({
