@@ -152,6 +152,12 @@ export class RedfishClient {
     return getFirmwareInventory(this.connection);
   }
 
+  /** How many ComputerSystems the service lists (SimpleUpdate needs Targets when there are several). */
+  async systemCount(): Promise<number> {
+    const systems = linkOf(await this.getServiceRoot(), 'Systems');
+    return systems ? (await listMembers(this.connection, systems)).length : 0;
+  }
+
   async simpleUpdate(req: SimpleUpdateRequest): Promise<AsyncOperation> {
     return simpleUpdate(this.connection, req);
   }
