@@ -9,6 +9,7 @@ import * as firmwareRows from '../../../src/db/repositories/firmware';
 import type { FirmwareInterface } from '../../../src/drivers/base';
 import { stepsOf } from '../../../src/drivers/declared-steps';
 import { createRedfishFirmware } from '../../../src/drivers/redfish/firmware';
+import { stable, waitForNode } from '../../conductor/support';
 import { Lab, redfishNode, startLab, withTask } from './support';
 
 let lab: Lab;
@@ -87,4 +88,18 @@ test('invalid settings are refused with Ironic\'s schema error before the BMC is
     await assert.rejects(withTask(lab, node, (t) => firmware.executeStep!(t, 'update', { settings } as never)),
       { name: 'InvalidParameterValue', message });
   }
+});
+
+test('verify caches the components, and a manual clean step flashes and records the new BIOS version', async () => {
+  const node = await redfishNode(lab);
+  await lab.svc.api.doProvisioningAction(node.uuid, 'manage');
+  await waitForNode(lab.tmp.db, node.uuid, stable('manageable'));
+  const before = lab.bmc.system('1').biosVersion;
+  assert.deepEqual(versions((await rows(node.id)).bios), [before, before, null]);
+  await lab.svc.api.doNodeClean(node.uuid, [{ interface: 'firmware', step: 'update',
+    args: { settings: [{ component: 'bios', url: 'http://127.0.0.1:9/fw/bios-7.1.0.bin' }] } }]);
+  const done = await waitForNode(lab.tmp.db, node.uuid, stable('manageable'), 30000);
+  assert.equal(done.last_error, null);
+  assert.equal(lab.bmc.system('1').biosVersion, '7.1.0');
+  assert.deepEqual(versions((await rows(node.id)).bios), [before, '7.1.0', '7.1.0']);
 });
