@@ -18,6 +18,7 @@ import type { RedfishMessage } from '../../protocols/redfish';
 import type { DriverTask, FirmwareInterface, JsonObject, StepResult } from '../base';
 import { declareSteps, type DeclaredStep } from '../declared-steps';
 import { REDFISH_PROPERTIES, RedfishSession, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
+import { cleanupStagedFirmware, stageFirmware } from './firmware-staging';
 
 /** redfish_utils.FIRMWARE_COMPONENTS. */
 const COMPONENTS = ['bios', 'bmc'];
@@ -113,8 +114,9 @@ async function flash(task: DriverTask, session: RedfishSession, update: Firmware
   // Several systems behind one BMC: SimpleUpdate is told which one (sushy-tools needs it).
   const systemId = (task.node.driver_info ?? {}).redfish_system_id;
   const targets = systems > 1 && typeof systemId === 'string' ? [systemId] : undefined;
+  const imageUri = await stageFirmware(task, update.url);
   log.debug(`Applying new firmware ${update.url} for ${update.component} on node ${uuid}`);
-  const op = await client.simpleUpdate({ imageUri: update.url, targets });
+  const op = await client.simpleUpdate({ imageUri, targets });
   await task.driver.power.reboot(task);
   task.node.power_state = states.POWER_ON;
   await task.saveNode();
@@ -143,8 +145,12 @@ async function update(task: DriverTask, settings: JsonObject[]): Promise<StepRes
   const session = await connectRedfish(task);
   log.debug(`Updating Firmware on node ${task.node.uuid} with settings ${pyRepr(settings)}`);
   const systems = await redfishAction(() => session.client.systemCount(), (error) => error);
-  for (const one of updates) {
-    await redfishAction(() => flash(task, session, one, systems), (error) => error);
+  try {
+    for (const one of updates) {
+      await redfishAction(() => flash(task, session, one, systems), (error) => error);
+    }
+  } finally {
+    await cleanupStagedFirmware(task);
   }
   log.info(`Firmware updates completed for node ${task.node.uuid}`);
   await cacheComponents(task);

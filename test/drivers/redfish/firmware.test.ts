@@ -5,6 +5,10 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as firmwareRows from '../../../src/db/repositories/firmware';
 import type { FirmwareInterface } from '../../../src/drivers/base';
 import { stepsOf } from '../../../src/drivers/declared-steps';
@@ -102,4 +106,27 @@ test('verify caches the components, and a manual clean step flashes and records 
   assert.equal(done.last_error, null);
   assert.equal(lab.bmc.system('1').biosVersion, '7.1.0');
   assert.deepEqual(versions((await rows(node.id)).bios), [before, '7.1.0', '7.1.0']);
+});
+
+test('[redfish]firmware_source = local: the image is staged under http_root/firmware/<node> for the BMC, then removed', async () => {
+  const conf = lab.svc.manager.ctx.conf;
+  const httpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-http-'));
+  const image = path.join(httpRoot, 'bios-3.0.0.bin');
+  fs.writeFileSync(image, 'firmware bytes');
+  conf.set('redfish', 'firmware_source', 'local');
+  conf.set('deploy', 'http_root', httpRoot);
+  conf.set('deploy', 'http_url', 'http://conductor.example:8080');
+  try {
+    const node = await redfishNode(lab);
+    await withTask(lab, node, (t) => firmware.update(t, [{ component: 'bios', url: pathToFileURL(image).href }]));
+    assert.equal(lab.bmc.system('1').biosVersion, '3.0.0');
+    const names = [...lab.bmc.tasks.tasks.values()].map((t) => t.name);
+    assert.equal(names[names.length - 1], `SimpleUpdate http://conductor.example:8080/firmware/${node.uuid}/bios-3.0.0.bin`);
+    assert.equal(fs.existsSync(path.join(httpRoot, 'firmware', node.uuid)), false);
+    await assert.rejects(withTask(lab, node, (t) => firmware.update(t, [{ component: 'bios', url: 'ftp://h/bios.bin' }])),
+      { name: 'InvalidParameterValue', message: 'ftp is not supported for ftp://h/bios.bin.' });
+  } finally {
+    conf.set('redfish', 'firmware_source', 'http');
+    fs.rmSync(httpRoot, { recursive: true, force: true });
+  }
 });
