@@ -16,7 +16,7 @@ import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import { ALLOCATION_PATCH_ALLOWED_FIELDS, ALLOCATION_SCHEMA, ALLOCATION_VALIDATOR } from '../schemas/allocation';
-import { nextArgs, readQuery, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readArgs } from '../schemas/list-query';
 import { checkAllowedPatchFields, isTruthy, patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
@@ -58,16 +58,14 @@ async function nodeForFilter(ctx: ApiContext, ident: string): Promise<number> {
   }
 }
 
+/** AllocationsController.get_all's signature: its arguments in order, each with its validator. */
+const LIST_ARGS = {
+  node: args.uuidOrName, resource_class: args.string, state: args.string, ...PAGE_ARGS, fields: args.stringList, owner: args.string,
+} as const;
+
 async function listAllocations(ctx: ApiContext): Promise<void> {
   requireAllocations(ctx);
-  const q = readQuery(ctx, ['node', 'resource_class', 'state', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'owner']);
-  const node = args.uuidOrName('node', q.node);
-  const resourceClass = args.string('resource_class', q.resource_class);
-  const state = args.string('state', q.state);
-  const marker = args.uuid('marker', q.marker);
-  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
-  const fields = args.stringList('fields', q.fields);
-  const owner = args.string('owner', q.owner);
+  const { node, resourceClass, state, marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, owner } = readArgs(ctx, LIST_ARGS);
   checkOwnerField(ctx, fields);
   if (owner !== null && ctx.state.version < V.ALLOCATION_OWNER) throw new NotAcceptable();
   const limit = validateLimit(ctx, rawLimit);

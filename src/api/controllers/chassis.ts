@@ -12,7 +12,7 @@ import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import * as args from '../schemas/args';
 import { CHASSIS_PATCH_ALLOWED_FIELDS, CHASSIS_SCHEMA, CHASSIS_VALIDATOR } from '../schemas/chassis';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readArgs } from '../schemas/list-query';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
 import { chassisDict, chassisView } from '../views/chassis';
@@ -20,16 +20,15 @@ import { sanitize } from '../views/resource-dict';
 
 const DEFAULT_FIELDS = ['uuid', 'description'];
 
+/** ChassisController.get_all's signature (detail() takes the paging ones only). */
+const LIST_ARGS = { ...PAGE_ARGS, fields: args.stringList, detail: args.boolean } as const;
+
 async function listChassis(ctx: ApiContext, detailPath: boolean): Promise<void> {
-  const q = readQuery(ctx, detailPath ? ['marker', 'limit', 'sort_key', 'sort_dir']
-    : ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
-  const marker = args.uuid('marker', q.marker);
-  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
-  let fields = args.stringList('fields', q.fields);
-  const detail = args.boolean('detail', q.detail);
+  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } =
+    readArgs(ctx, LIST_ARGS, detailPath ? Object.keys(PAGE_ARGS) : undefined);
   if (!detailPath) {
     checkAllowFields(ctx, fields);
-    fields = returnFields(ctx, fields, detail, q.detail, DEFAULT_FIELDS);
+    fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
   }
   const limit = validateLimit(ctx, rawLimit);
   const sortDir = validateSortDir(rawDir);

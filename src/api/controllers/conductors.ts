@@ -7,7 +7,7 @@ import { applyPage } from '../../db/repositories/paginate';
 import { collection } from '../collection';
 import { baseUrl } from '../links';
 import * as args from '../schemas/args';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readArgs } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
@@ -22,17 +22,16 @@ async function conductorRow(ctx: ApiContext, hostname: string): Promise<Record<s
   return row;
 }
 
+/** ConductorsController.get_all's signature: conductors are paged by hostname. */
+const LIST_ARGS = { ...PAGE_ARGS, marker: args.logicalName, fields: args.stringList, detail: args.boolean } as const;
+
 async function listConductors(ctx: ApiContext): Promise<void> {
-  const q = readQuery(ctx, ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
-  const marker = args.logicalName('marker', q.marker);
-  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
-  let fields = args.stringList('fields', q.fields);
-  const detail = args.boolean('detail', q.detail);
+  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readArgs(ctx, LIST_ARGS);
   if (ctx.state.version < V.CONDUCTORS) throw new NotFound();
   checkAllowFields(ctx, fields);
   checkNodeVersionedFields(ctx.state.version, fields);
   checkNodeVersionedFields(ctx.state.version, [sortKey]);
-  fields = returnFields(ctx, fields, detail, q.detail, DEFAULT_FIELDS);
+  fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
   const limit = validateLimit(ctx, rawLimit);
   const sortDir = validateSortDir(rawDir);
   if (sortKey === 'alive' || sortKey === 'drivers') {

@@ -12,7 +12,7 @@ import {
   DEPLOY_STEP_SCHEMA, TEMPLATE_PATCH_ALLOWED_FIELDS, TEMPLATE_SCHEMA, TEMPLATE_VALIDATOR,
 } from '../schemas/deploy-template';
 import { schemaErrorMessage } from '../schemas/jsonschema';
-import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readArgs } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
@@ -39,16 +39,15 @@ async function getTemplate(ctx: ApiContext, ident: string): Promise<DeployTempla
   return templatesRepo.get(ctx.state.deps.db, ident);
 }
 
+/** DeployTemplatesController.get_all's signature: the marker may be a name. */
+const LIST_ARGS = { ...PAGE_ARGS, marker: args.logicalName, fields: args.stringList, detail: args.boolean } as const;
+
 async function listTemplates(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
-  const q = readQuery(ctx, ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
-  const marker = args.logicalName('marker', q.marker);
-  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
-  let fields = args.stringList('fields', q.fields);
-  const detail = args.boolean('detail', q.detail);
+  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readArgs(ctx, LIST_ARGS);
   checkNodeVersionedFields(ctx.state.version, fields);
   checkNodeVersionedFields(ctx.state.version, [sortKey]);
-  fields = returnFields(ctx, fields, detail, q.detail, DEFAULT_FIELDS);
+  fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
   const limit = validateLimit(ctx, rawLimit);
   const sortDir = validateSortDir(rawDir);
   if (sortKey === 'extra' || sortKey === 'steps') {

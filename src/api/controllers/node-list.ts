@@ -15,7 +15,9 @@ import { collection, collectionBytes } from '../collection';
 import { baseUrl } from '../links';
 import { MACHINE_STATES } from '../machine';
 import * as args from '../schemas/args';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import {
+  checkAllowFields, ListArgsOf, nextArgs, PAGE_ARGS, readQuery, returnFields, validateArgs, validateLimit, validateSortDir,
+} from '../schemas/list-query';
 import type { ApiContext } from '../state';
 import { V } from '../versions';
 import { mayRedactNodes } from '../policy/node-redaction';
@@ -28,55 +30,28 @@ const DEFAULT_LIST_FIELDS = ['instance_uuid', 'maintenance', 'power_state', 'pro
 
 const VALID_FAULTS = ['power failure', 'clean failure', 'rescue abort failure'];
 
-const FILTER_ARGS = ['chassis_uuid', 'instance_uuid', 'associated', 'maintenance', 'retired', 'provision_state',
-  'marker', 'limit', 'sort_key', 'sort_dir', 'driver'];
-const LIST_ARGS = [...FILTER_ARGS, 'fields', 'resource_class', 'fault', 'conductor_group', 'detail', 'conductor', 'owner',
-  'description_contains', 'lessee', 'project', 'shard', 'sharded'];
-const DETAIL_ARGS = [...FILTER_ARGS, 'resource_class', 'fault', 'conductor_group', 'conductor', 'owner',
-  'description_contains', 'lessee', 'project', 'shard', 'sharded'];
+/** get_all's signature: its arguments in order, each with its validator. */
+const LIST_ARGS = {
+  chassis_uuid: args.uuid, instance_uuid: args.uuid, associated: args.boolean, maintenance: args.boolean,
+  retired: args.boolean, provision_state: args.string, ...PAGE_ARGS, driver: args.string, fields: args.stringList,
+  resource_class: args.string, fault: args.string, conductor_group: args.string, detail: args.boolean,
+  conductor: args.string, owner: args.string, description_contains: args.string, lessee: args.string,
+  project: args.string, shard: args.stringList, sharded: args.boolean,
+} as const;
 
-interface ListArgs {
-  chassisUuid: string | null; instanceUuid: string | null; associated: boolean | null; maintenance: boolean | null;
-  retired: boolean | null; provisionState: string | null; marker: string | null; limit: number | null;
-  sortKey: string; sortDir: string; driver: string | null; fields: string[] | null; resourceClass: string | null;
-  fault: string | null; conductorGroup: string | null; detail: boolean | null; rawDetail: string | undefined;
-  conductor: string | null; owner: string | null; descriptionContains: string | null; lessee: string | null;
-  project: string | null; shard: string[] | null; sharded: boolean | null;
-}
+/** detail()'s signature takes neither fields nor detail. */
+const DETAIL_ARGS = Object.keys(LIST_ARGS).filter((name) => name !== 'fields' && name !== 'detail');
+
+type ListArgs = ListArgsOf<typeof LIST_ARGS>;
 
 /** args.validate over the query, in get_all's parameter order. */
-function parseArgs(ctx: ApiContext, accepted: string[], chassisUuid: string | null): ListArgs {
-  const q = readQuery(ctx, accepted);
+function parseArgs(ctx: ApiContext, detailPath: boolean, chassisUuid: string | null): ListArgs {
+  const q = readQuery(ctx, detailPath ? DETAIL_ARGS : Object.keys(LIST_ARGS));
   if (chassisUuid !== null && q.chassis_uuid !== undefined) {
     // Python's TypeError (a 500) in Ironic: the path already names the chassis.
     throw new InvalidParameterValue('chassis_uuid cannot be given as a query argument: the path names the chassis');
   }
-  return {
-    chassisUuid: args.uuid('chassis_uuid', chassisUuid ?? q.chassis_uuid),
-    instanceUuid: args.uuid('instance_uuid', q.instance_uuid),
-    associated: args.boolean('associated', q.associated),
-    maintenance: args.boolean('maintenance', q.maintenance),
-    retired: args.boolean('retired', q.retired),
-    provisionState: args.string('provision_state', q.provision_state),
-    marker: args.uuid('marker', q.marker),
-    limit: args.integer('limit', q.limit),
-    sortKey: args.string('sort_key', q.sort_key) ?? 'id',
-    sortDir: args.string('sort_dir', q.sort_dir) ?? 'asc',
-    driver: args.string('driver', q.driver),
-    fields: args.stringList('fields', q.fields),
-    resourceClass: args.string('resource_class', q.resource_class),
-    fault: args.string('fault', q.fault),
-    conductorGroup: args.string('conductor_group', q.conductor_group),
-    detail: args.boolean('detail', q.detail),
-    rawDetail: q.detail,
-    conductor: args.string('conductor', q.conductor),
-    owner: args.string('owner', q.owner),
-    descriptionContains: args.string('description_contains', q.description_contains),
-    lessee: args.string('lessee', q.lessee),
-    project: args.string('project', q.project),
-    shard: args.stringList('shard', q.shard),
-    sharded: args.boolean('sharded', q.sharded),
-  };
+  return validateArgs({ ...q, chassis_uuid: chassisUuid ?? q.chassis_uuid }, LIST_ARGS);
 }
 
 function minimal(min: number): IronicError {
@@ -179,7 +154,7 @@ interface NodeListParent {
 
 /** The handler behind every node list route; `detailPath` for the /detail variants. */
 export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, detailPath = false): Promise<void> {
-  const a = parseArgs(ctx, detailPath ? DETAIL_ARGS : LIST_ARGS, parent.chassisUuid ?? null);
+  const a = parseArgs(ctx, detailPath, parent.chassisUuid ?? null);
   checkFilterVersions(ctx, a, detailPath);
   const fields = detailPath ? null : returnFields(ctx, a.fields, a.detail, a.rawDetail, DEFAULT_LIST_FIELDS);
   const limit = validateLimit(ctx, a.limit);

@@ -13,7 +13,9 @@ import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { portRefsOf } from '../port-refs';
 import * as args from '../schemas/args';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import {
+  checkAllowFields, ListArgsOf, nextArgs, PAGE_ARGS, readArgs, readQuery, returnFields, validateLimit, validateSortDir,
+} from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { portDict, portView, sanitizePort } from '../views/port';
@@ -28,32 +30,15 @@ interface PortListParent {
   portgroup?: string;
 }
 
-const LIST_ARGS = ['node', 'node_uuid', 'address', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'portgroup', 'detail', 'shard'];
-const DETAIL_ARGS = ['node', 'node_uuid', 'address', 'marker', 'limit', 'sort_key', 'sort_dir', 'portgroup', 'shard'];
+/** PortsController.get_all's signature: its arguments in order, each with its validator. */
+const LIST_ARGS = {
+  node: args.uuidOrName, node_uuid: args.uuid, address: args.macAddress, ...PAGE_ARGS, fields: args.stringList,
+  portgroup: args.uuidOrName, detail: args.boolean, shard: args.stringList,
+} as const;
+/** detail()'s signature takes neither fields nor detail. */
+const DETAIL_ARGS = Object.keys(LIST_ARGS).filter((name) => name !== 'fields' && name !== 'detail');
 
-interface ListArgs {
-  node: string | null; nodeUuid: string | null; address: string | null; marker: string | null; limit: number | null;
-  sortKey: string; sortDir: string; fields: string[] | null; portgroup: string | null; detail: boolean | null;
-  rawDetail: string | undefined; shard: string[] | null;
-}
-
-function parseListArgs(ctx: ApiContext, accepted: string[]): ListArgs {
-  const q = readQuery(ctx, accepted);
-  return {
-    node: args.uuidOrName('node', q.node),
-    nodeUuid: args.uuid('node_uuid', q.node_uuid),
-    address: args.macAddress('address', q.address),
-    marker: args.uuid('marker', q.marker),
-    limit: args.integer('limit', q.limit),
-    sortKey: args.string('sort_key', q.sort_key) ?? 'id',
-    sortDir: args.string('sort_dir', q.sort_dir) ?? 'asc',
-    fields: args.stringList('fields', q.fields),
-    portgroup: args.uuidOrName('portgroup', q.portgroup),
-    detail: args.boolean('detail', q.detail),
-    rawDetail: q.detail,
-    shard: args.stringList('shard', q.shard),
-  };
-}
+type ListArgs = ListArgsOf<typeof LIST_ARGS>;
 
 function checkCommonListArgs(ctx: ApiContext, a: ListArgs): void {
   checkAllowedPortFields(ctx, [a.sortKey]);
@@ -84,7 +69,7 @@ async function checkParentExists(ctx: ApiContext, parent: PortListParent): Promi
 
 /** GET /v1/ports, or a parent's ports list; `detailPath` for /detail. */
 export async function listPorts(ctx: ApiContext, parent: PortListParent = {}, detailPath = false): Promise<void> {
-  const a = parseListArgs(ctx, detailPath ? DETAIL_ARGS : LIST_ARGS);
+  const a = readArgs(ctx, LIST_ARGS, detailPath ? DETAIL_ARGS : undefined);
   await checkParentExists(ctx, parent);
   if (parent.node) a.node = parent.node;
   if (parent.portgroup) a.portgroup = parent.portgroup;

@@ -20,7 +20,7 @@ import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import type { Schema } from '../schemas/jsonschema';
-import { nextArgs, readQuery, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readArgs } from '../schemas/list-query';
 import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext } from '../state';
 import { checkInvalidFields } from '../views/resource-dict';
@@ -76,14 +76,12 @@ async function checkParentNode(ctx: ApiContext, parentNode: string | null): Prom
   if (!row) throw new NodeNotFound({ node: parentNode });
 }
 
+/** The volume connectors' and targets' get_all signature. */
+const LIST_ARGS = { node: args.uuidOrName, ...PAGE_ARGS, fields: args.stringList, detail: args.boolean } as const;
+
 export async function listVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
   parentNode: string | null = null): Promise<void> {
-  const q = readQuery(ctx, ['node', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
-  let node = args.uuidOrName('node', q.node);
-  const marker = args.uuid('marker', q.marker);
-  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
-  let fields = args.stringList('fields', q.fields);
-  const detail = args.boolean('detail', q.detail);
+  let { node, marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail } = readArgs(ctx, LIST_ARGS);
   await checkParentNode(ctx, parentNode);
   if (fields === null && !detail) fields = [...kind.defaultFields];
   if (fields && fields.length && detail) throw new InvalidParameterValue("Can't fetch a subset of fields with 'detail' set");

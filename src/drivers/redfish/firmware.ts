@@ -10,7 +10,7 @@ import * as firmwareRows from '../../db/repositories/firmware';
 import type { RedfishClient } from '../../protocols/redfish';
 import type { DriverTask, FirmwareInterface, JsonObject, StepResult } from '../base';
 import { declareSteps, type DeclaredStep } from '../declared-steps';
-import { REDFISH_PROPERTIES, RedfishSession, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
+import { REDFISH_INTERFACE, RedfishSession, connectRedfish, redfishAction } from './common';
 
 const COMPONENTS = ['bios', 'bmc'] as const;
 type Component = (typeof COMPONENTS)[number];
@@ -93,11 +93,7 @@ const STEPS: readonly DeclaredStep[] = [
 
 export function createRedfishFirmware(): FirmwareInterface {
   return {
-    kind: 'firmware', name: 'redfish', className: 'RedfishFirmware',
-    properties: () => ({ ...REDFISH_PROPERTIES }),
-    async validate(task) {
-      parseRedfishDriverInfo(task.node, task.ctx.conf);
-    },
+    kind: 'firmware', className: 'RedfishFirmware', ...REDFISH_INTERFACE,
     ...declareSteps('firmware', STEPS),
     update,
     async cacheFirmwareComponents(task) {
