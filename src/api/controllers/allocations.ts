@@ -16,7 +16,7 @@ import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import { ALLOCATION_PATCH_ALLOWED_FIELDS, ALLOCATION_SCHEMA, ALLOCATION_VALIDATOR } from '../schemas/allocation';
-import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readListArgs } from '../schemas/list-query';
 import { checkAllowedPatchFields, isTruthy, patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
@@ -65,7 +65,7 @@ const LIST_ARGS = {
 
 async function listAllocations(ctx: ApiContext): Promise<void> {
   requireAllocations(ctx);
-  const { node, resourceClass, state, marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, owner } = readArgs(ctx, LIST_ARGS);
+  const { node, resourceClass, state, marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, owner } = readListArgs(ctx, LIST_ARGS);
   checkOwnerField(ctx, fields);
   if (owner !== null && ctx.state.version < V.ALLOCATION_OWNER) throw new NotAcceptable();
   const limit = validateLimit(ctx, rawLimit);

@@ -12,7 +12,7 @@ import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import * as args from '../schemas/args';
 import { CHASSIS_PATCH_ALLOWED_FIELDS, CHASSIS_SCHEMA, CHASSIS_VALIDATOR } from '../schemas/chassis';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readArgs } from '../schemas/list-query';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs } from '../schemas/list-query';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
 import { chassisDict, chassisView } from '../views/chassis';
@@ -25,7 +25,7 @@ const LIST_ARGS = { ...PAGE_ARGS, fields: args.stringList, detail: args.boolean 
 
 async function listChassis(ctx: ApiContext, detailPath: boolean): Promise<void> {
   let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } =
-    readArgs(ctx, LIST_ARGS, detailPath ? Object.keys(PAGE_ARGS) : undefined);
+    readListArgs(ctx, LIST_ARGS, detailPath ? Object.keys(PAGE_ARGS) : undefined);
   if (!detailPath) {
     checkAllowFields(ctx, fields);
     fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);

@@ -7,7 +7,7 @@ import { applyPage } from '../../db/repositories/paginate';
 import { collection } from '../collection';
 import { baseUrl } from '../links';
 import * as args from '../schemas/args';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readArgs } from '../schemas/list-query';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
@@ -26,7 +26,7 @@ async function conductorRow(ctx: ApiContext, hostname: string): Promise<Record<s
 const LIST_ARGS = { ...PAGE_ARGS, marker: args.logicalName, fields: args.stringList, detail: args.boolean } as const;
 
 async function listConductors(ctx: ApiContext): Promise<void> {
-  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readArgs(ctx, LIST_ARGS);
+  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readListArgs(ctx, LIST_ARGS);
   if (ctx.state.version < V.CONDUCTORS) throw new NotFound();
   checkAllowFields(ctx, fields);
   checkNodeVersionedFields(ctx.state.version, fields);

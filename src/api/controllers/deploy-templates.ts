@@ -12,7 +12,7 @@ import {
   DEPLOY_STEP_SCHEMA, TEMPLATE_PATCH_ALLOWED_FIELDS, TEMPLATE_SCHEMA, TEMPLATE_VALIDATOR,
 } from '../schemas/deploy-template';
 import { schemaErrorMessage } from '../schemas/jsonschema';
-import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
@@ -44,7 +44,7 @@ const LIST_ARGS = { ...PAGE_ARGS, marker: args.logicalName, fields: args.stringL
 
 async function listTemplates(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
-  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readArgs(ctx, LIST_ARGS);
+  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readListArgs(ctx, LIST_ARGS);
   checkNodeVersionedFields(ctx.state.version, fields);
   checkNodeVersionedFields(ctx.state.version, [sortKey]);
   fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);

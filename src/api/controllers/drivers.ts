@@ -4,7 +4,7 @@
  */
 import Router from '@koa/router';
 import {
-  DriverNotFound, Invalid, InvalidParameterValue, NotAcceptable, UnsupportedDriverExtension,
+  DriverNotFound, Invalid, InvalidParameterValue, NotAcceptable, UnsupportedDriverExtension, withCode,
 } from '../../common/errors';
 import type { ConductorHardwareInterfaceRecord } from '../../db/models';
 import * as conductorsRepo from '../../db/repositories/conductors';
@@ -87,10 +87,6 @@ async function driverProperties(ctx: ApiContext): Promise<void> {
   ctx.body = await ctx.state.deps.conductor.getDriverProperties(name);
 }
 
-class RaidNotSupported extends UnsupportedDriverExtension {
-  override readonly code: number = 404;
-}
-
 async function raidDiskProperties(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const name = ctx.params.name;
@@ -99,7 +95,7 @@ async function raidDiskProperties(ctx: ApiContext): Promise<void> {
   try {
     ctx.body = await ctx.state.deps.conductor.getRaidLogicalDiskProperties(name);
   } catch (err) {
-    if (err instanceof UnsupportedDriverExtension) throw new RaidNotSupported(err.message);
+    if (err instanceof UnsupportedDriverExtension) throw withCode(err, 404);
     throw err;
   }
 }

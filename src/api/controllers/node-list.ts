@@ -16,7 +16,7 @@ import { baseUrl } from '../links';
 import { MACHINE_STATES } from '../machine';
 import * as args from '../schemas/args';
 import {
-  checkAllowFields, ListArgsOf, nextArgs, PAGE_ARGS, readQuery, returnFields, validateArgs, validateLimit, validateSortDir,
+  checkAllowFields, ListArgsOf, nextArgs, PAGE_ARGS, readQuery, returnFields, validateListArgs, validateLimit, validateSortDir,
 } from '../schemas/list-query';
 import type { ApiContext } from '../state';
 import { V } from '../versions';
@@ -51,7 +51,7 @@ function parseArgs(ctx: ApiContext, detailPath: boolean, chassisUuid: string | n
     // Python's TypeError (a 500) in Ironic: the path already names the chassis.
     throw new InvalidParameterValue('chassis_uuid cannot be given as a query argument: the path names the chassis');
   }
-  return validateArgs({ ...q, chassis_uuid: chassisUuid ?? q.chassis_uuid }, LIST_ARGS);
+  return validateListArgs({ ...q, chassis_uuid: chassisUuid ?? q.chassis_uuid }, LIST_ARGS);
 }
 
 function minimal(min: number): IronicError {

@@ -13,7 +13,7 @@ import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
-import { nextArgs, PAGE_ARGS, readArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { nextArgs, PAGE_ARGS, readListArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { portgroupDict, portgroupView } from '../views/portgroup';
@@ -33,7 +33,7 @@ const DETAIL_ARGS = Object.keys(LIST_ARGS).filter((name) => name !== 'fields' &&
 
 /** GET /v1/portgroups[/detail], or a node's portgroups when `parentNode` is given. */
 export async function listPortgroups(ctx: ApiContext, parentNode: string | null = null, detailPath = false): Promise<void> {
-  const a = readArgs(ctx, LIST_ARGS, detailPath ? DETAIL_ARGS : undefined);
+  const a = readListArgs(ctx, LIST_ARGS, detailPath ? DETAIL_ARGS : undefined);
   requirePortgroups(ctx);
   if (parentNode) {
     // check_port_list_policy looks the parent up by UUID only and reports a miss as a portgroup miss.

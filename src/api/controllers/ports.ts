@@ -14,7 +14,7 @@ import { getNodeByIdent } from '../node-lookup';
 import { portRefsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import {
-  checkAllowFields, ListArgsOf, nextArgs, PAGE_ARGS, readArgs, readQuery, returnFields, validateLimit, validateSortDir,
+  checkAllowFields, ListArgsOf, nextArgs, PAGE_ARGS, readListArgs, readQuery, returnFields, validateLimit, validateSortDir,
 } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
@@ -69,7 +69,7 @@ async function checkParentExists(ctx: ApiContext, parent: PortListParent): Promi
 
 /** GET /v1/ports, or a parent's ports list; `detailPath` for /detail. */
 export async function listPorts(ctx: ApiContext, parent: PortListParent = {}, detailPath = false): Promise<void> {
-  const a = readArgs(ctx, LIST_ARGS, detailPath ? DETAIL_ARGS : undefined);
+  const a = readListArgs(ctx, LIST_ARGS, detailPath ? DETAIL_ARGS : undefined);
   await checkParentExists(ctx, parent);
   if (parent.node) a.node = parent.node;
   if (parent.portgroup) a.portgroup = parent.portgroup;

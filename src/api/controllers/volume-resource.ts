@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, defineError, inBody } from '../../common/errors';
+  InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, InvalidInput, inBody } from '../../common/errors';
 import type { Database } from '../../db/connection';
 import type { NodeRecord } from '../../db/models';
 import { isNotFound } from '../../db/errors';
@@ -20,7 +20,7 @@ import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import type { Schema } from '../schemas/jsonschema';
-import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readListArgs } from '../schemas/list-query';
 import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext } from '../state';
 import { checkInvalidFields } from '../views/resource-dict';
@@ -62,8 +62,6 @@ export interface VolumeKind<R extends VolumeRecordBase> {
 }
 
 
-/** Ironic's InvalidInput (a ClientSideError): "Invalid input for field/attribute F. Value: 'V'. " */
-const InvalidInput = defineError('InvalidInput', 400, 'Invalid input.');
 
 async function nodeUuidOf(ctx: ApiContext, r: VolumeRecordBase): Promise<string | null> {
   return r.node_id !== null ? (await nodeUuidsOf(ctx, [r])).get(r.node_id) ?? null : null;
@@ -81,7 +79,7 @@ const LIST_ARGS = { node: args.uuidOrName, ...PAGE_ARGS, fields: args.stringList
 
 export async function listVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
   parentNode: string | null = null): Promise<void> {
-  let { node, marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail } = readArgs(ctx, LIST_ARGS);
+  let { node, marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail } = readListArgs(ctx, LIST_ARGS);
   await checkParentNode(ctx, parentNode);
   if (fields === null && !detail) fields = [...kind.defaultFields];
   if (fields && fields.length && detail) throw new InvalidParameterValue("Can't fetch a subset of fields with 'detail' set");
@@ -124,7 +122,7 @@ export async function createVolume<R extends VolumeRecordBase>(kind: VolumeKind<
   const body = args.requiredBody(kind.noun, kind.validate(kind.noun, ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
   const nodeUuid = body.node_uuid as string;
   const node = await ctx.state.deps.db.knex('nodes').where({ uuid: nodeUuid }).first('id') as { id: number } | undefined;
-  if (!node) throw new InvalidInput(`Invalid input for field/attribute node_uuid. Value: '${nodeUuid}'. `);
+  if (!node) throw new InvalidInput('node_uuid', nodeUuid);
   if (parentNode) throw new OperationNotPermitted();
   const values: Record<string, unknown> = { uuid: (body.uuid as string | null) || randomUUID(), node_id: node.id };
   for (const field of kind.createFields) if (Object.hasOwn(body, field)) values[field] = body[field];

@@ -90,14 +90,14 @@ export const PAGE_ARGS = {
 const camel = (name: string): string => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** args.validate: each argument of `spec` checked in order, over query values already read. */
-export function validateArgs<S extends ArgSpec>(q: Record<string, string | undefined>, spec: S): ListArgsOf<S> {
+export function validateListArgs<S extends ArgSpec>(q: Record<string, string | undefined>, spec: S): ListArgsOf<S> {
   const out: Record<string, unknown> = { rawDetail: q.detail };
   for (const [name, read] of Object.entries(spec)) out[camel(name)] = read(name, q[name]);
   return out as ListArgsOf<S>;
 }
 
 /** The query read (only `accepted` arguments, all of the spec's by default) and validated by `spec`. */
-export function readArgs<S extends ArgSpec>(ctx: ApiContext, spec: S,
+export function readListArgs<S extends ArgSpec>(ctx: ApiContext, spec: S,
   accepted: readonly string[] = Object.keys(spec)): ListArgsOf<S> {
-  return validateArgs(readQuery(ctx, accepted), spec);
+  return validateListArgs(readQuery(ctx, accepted), spec);
 }
