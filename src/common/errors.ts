@@ -60,8 +60,8 @@ export function defineError(kind: string, code: number, template: string, base: 
     }
   };
   Object.defineProperty(cls, 'name', { value: kind });
-  if (ERROR_CLASSES.has(kind)) throw new Error(`error class ${kind} defined twice`);
-  ERROR_CLASSES.set(kind, cls);
+  // The table's class keeps its name; a controller's local webob error of the same name does not replace it.
+  if (!ERROR_CLASSES.has(kind)) ERROR_CLASSES.set(kind, cls);
   return cls;
 }
 
@@ -240,6 +240,8 @@ export const VolumeConnectorTypeAndIdAlreadyExists = defineError('VolumeConnecto
 export const VolumeTargetAlreadyExists = defineError('VolumeTargetAlreadyExists', 409, "A volume target with UUID %(uuid)s already exists.", Conflict);
 export const VolumeTargetBootIndexAlreadyExists = defineError('VolumeTargetBootIndexAlreadyExists', 409, "A volume target with boot index '%(boot_index)s' for the same node already exists.", Conflict);
 export const VolumeTargetNotFound = defineError('VolumeTargetNotFound', 404, "Volume target %(target)s could not be found.", NotFound);
+/** Python's ValueError from an Ironic object's non-nullable field, a 500 in Ironic: a 400 here. */
+export const ObjectFieldError = defineError('ValueError', 400, 'Field cannot be None');
 export const XClarityError = defineError('XClarityError', 500, "XClarity exception occurred. Error: %(error)s", IronicError);
 
 /**
