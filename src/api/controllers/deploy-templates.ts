@@ -12,9 +12,10 @@ import {
   DEPLOY_STEP_SCHEMA, TEMPLATE_PATCH_ALLOWED_FIELDS, TEMPLATE_SCHEMA, TEMPLATE_VALIDATOR,
 } from '../schemas/deploy-template';
 import { schemaErrorMessage } from '../schemas/jsonschema';
-import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
+import { checkInvalidFields } from '../views/resource-dict';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { sanitizeTemplate, templateDict, templateView } from '../views/deploy-template';
@@ -50,9 +51,7 @@ async function listTemplates(ctx: ApiContext): Promise<void> {
   fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
   const limit = validateLimit(ctx, rawLimit);
   const sortDir = validateSortDir(rawDir);
-  if (sortKey === 'extra' || sortKey === 'steps') {
-    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(sortKey, ['extra', 'steps']);
   const db = ctx.state.deps.db;
   // get_by_uuid with a name-shaped marker: only an existing uuid is found.
   if (marker && !args.isUuidLike(marker)) throw new DeployTemplateNotFound({ template: marker });
@@ -60,10 +59,7 @@ async function listTemplates(ctx: ApiContext): Promise<void> {
   const rows = await templatesRepo.list(db, { limit, marker: marker ?? undefined, sortKey, sortDir });
   const base = baseUrl(ctx);
   const items = rows.map((t) => templateDict(base, t));
-  if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   ctx.body = collection(ctx, 'deploy_templates', items as { uuid?: unknown }[], {
     limit, resource: 'deploy_templates', nextArgs: nextArgs(sortKey, sortDir, fields, detail),
   });

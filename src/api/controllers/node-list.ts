@@ -18,7 +18,8 @@ import { baseUrl } from '../links';
 import { MACHINE_STATES } from '../machine';
 import * as args from '../schemas/args';
 import {
-  checkAllowFields, ListArgsOf, nextArgs, PAGE_ARGS, readQuery, returnFields, validateListArgs, validateLimit, validateSortDir,
+  checkAllowFields, checkSortKey, ListArgsOf, nextArgs, PAGE_ARGS, readQuery, returnFields, validateListArgs, validateLimit,
+  validateSortDir,
 } from '../schemas/list-query';
 import type { ApiContext } from '../state';
 import { V } from '../versions';
@@ -185,9 +186,7 @@ export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, de
   const fields = detailPath ? null : returnFields(ctx, a.fields, a.detail, a.rawDetail, DEFAULT_LIST_FIELDS);
   const limit = validateLimit(ctx, a.limit);
   const sortDir = validateSortDir(a.sortDir);
-  if (UNSORTABLE_FIELDS.includes(a.sortKey)) {
-    throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(a.sortKey, UNSORTABLE_FIELDS);
   if (a.marker !== null) await nodesRepo.ensureExists(ctx.state.deps.db, a.marker);
   const filters = await buildFilters(ctx, a);
   checkModelFields(fields);

@@ -13,11 +13,11 @@ import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
-import { nextArgs, PAGE_ARGS, readListArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { nextArgs, PAGE_ARGS, readListArgs, readQuery, returnFields, validateLimit, validateSortDir, checkSortKey } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { portgroupDict, portgroupView } from '../views/portgroup';
-import { sanitize } from '../views/resource-dict';
+import { sanitize, checkInvalidFields } from '../views/resource-dict';
 import { getPortgroupByIdent } from './portgroup-lookup';
 import { createPortgroup, deletePortgroup, patchPortgroup } from './portgroups-write';
 import { listPorts } from './ports';
@@ -49,9 +49,7 @@ export async function listPortgroups(ctx: ApiContext, parentNode: string | null 
   const sortDir = validateSortDir(a.sortDir);
   const db = ctx.state.deps.db;
   if (a.marker) await portgroupsRepo.get(db, a.marker);
-  if (INVALID_SORT_KEYS.includes(a.sortKey)) {
-    throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(a.sortKey, INVALID_SORT_KEYS);
   const page = { limit, marker: a.marker ?? undefined, sortKey: a.sortKey, sortDir };
   let groups: PortgroupRecord[];
   if (a.node) {
@@ -68,10 +66,7 @@ export async function listPortgroups(ctx: ApiContext, parentNode: string | null 
   const base = baseUrl(ctx);
   const nodes = await nodeUuidsOf(ctx, groups);
   const items = groups.map((pg) => portgroupDict(base, pg, pg.node_id !== null ? nodes.get(pg.node_id) ?? null : null));
-  if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   ctx.body = collection(ctx, 'portgroups', items as { uuid?: unknown }[], {
     limit, resource: detailPath ? 'portgroups/detail' : 'portgroups', nextArgs: nextArgs(a.sortKey, sortDir, fields, a.detail),
   });

@@ -14,8 +14,10 @@ import { getNodeByIdent } from '../node-lookup';
 import { portRefsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import {
-  checkAllowFields, ListArgsOf, nextArgs, PAGE_ARGS, readListArgs, readQuery, returnFields, validateLimit, validateSortDir,
+  checkAllowFields, checkSortKey, ListArgsOf, nextArgs, PAGE_ARGS, readListArgs, readQuery, returnFields, validateLimit,
+  validateSortDir,
 } from '../schemas/list-query';
+import { checkInvalidFields } from '../views/resource-dict';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { portDict, portView, sanitizePort } from '../views/port';
@@ -90,9 +92,7 @@ async function portsCollection(ctx: ApiContext, a: ListArgs, fields: string[] | 
   const sortDir = validateSortDir(a.sortDir);
   const db = ctx.state.deps.db;
   if (a.marker) await portsRepo.get(db, a.marker);
-  if (INVALID_SORT_KEYS.includes(a.sortKey)) {
-    throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(a.sortKey, INVALID_SORT_KEYS);
   const nodeIdent = a.nodeUuid ?? a.node;
   if ([nodeIdent, a.portgroup, a.shard && a.shard.length ? a.shard : null].filter((x) => x).length > 1) {
     throw new OperationNotPermitted();
@@ -126,10 +126,7 @@ async function portsBody(ctx: ApiContext, ports: PortRecord[], limit: number, fi
     if (refs.nodeUuid === null) continue;
     items.push(portDict(base, port, refs));
   }
-  if (fields !== null && items.length > 0) {
-    const invalid = fields.filter((f) => !Object.hasOwn(items[0], f));
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${[...new Set(invalid)].join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   const body = collection(ctx, 'ports', items as { uuid?: unknown }[], { limit, resource, nextArgs: next });
   for (const item of items) sanitizePort(item, ctx.state.version, fields);
   return body;

@@ -20,7 +20,7 @@ import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import type { Schema } from '../schemas/jsonschema';
-import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readListArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
 import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext } from '../state';
 import { checkInvalidFields } from '../views/resource-dict';
@@ -87,9 +87,7 @@ export async function listVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>
   const sortDir = validateSortDir(rawDir);
   const db = ctx.state.deps.db;
   if (marker) await kind.repo.get(db, marker);
-  if (kind.invalidSortKeys.includes(sortKey)) {
-    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(sortKey, kind.invalidSortKeys);
   if (parentNode) node = parentNode;
   // A caller limited by policy to its project lists the objects of nodes it owns or leases.
   const filters = { ...(node ? { node_id: (await getNodeByIdent(ctx, node)).id } : {}), ...listScope(ctx.state.auth) };

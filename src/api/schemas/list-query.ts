@@ -30,6 +30,13 @@ export function validateLimit(ctx: ApiContext, limit: number | null): number {
   return Math.min(max, limit);
 }
 
+/** A sort_key the resource cannot sort by (its JSON columns, mostly). */
+export function checkSortKey(sortKey: string, unsortable: readonly string[]): void {
+  if (unsortable.includes(sortKey)) {
+    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
+  }
+}
+
 export function validateSortDir(dir: string | null): 'asc' | 'desc' {
   const value = dir ?? 'asc';
   if (value !== 'asc' && value !== 'desc') {
