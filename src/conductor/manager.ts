@@ -2,6 +2,7 @@
  * The conductor's local implementation of every ConductorApi call (conductor/manager.py),
  * delegating to one small module per area.
  */
+import type { VirtualMediaInfo, VmediaDevice } from '../common/boot-devices';
 import { InvalidParameterValue } from '../common/errors';
 import * as allocationsRepo from '../db/repositories/allocations';
 import type { AllocationRecord, NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
@@ -28,6 +29,7 @@ import { doNodeService } from './servicing';
 import { TaskManager } from './task-manager';
 import { doNodeTearDown } from './teardown';
 import * as vendor from './vendor-passthru';
+import * as vmedia from './virtual-media';
 import * as volume from './volume-ops';
 
 export class ConductorManager implements ConductorApi {
@@ -237,6 +239,18 @@ export class ConductorManager implements ConductorApi {
 
   vendorPassthru(nodeUuid: string, method: string, httpMethod: string, data: unknown): Promise<VendorPassthruResult> {
     return vendor.vendorPassthru(this.tasks, nodeUuid, method, httpMethod, data);
+  }
+
+  getVirtualMedia(nodeUuid: string): Promise<VirtualMediaInfo[]> {
+    return vmedia.getVirtualMedia(this.tasks, nodeUuid);
+  }
+
+  attachVirtualMedia(nodeUuid: string, deviceType: VmediaDevice, imageUrl: string): Promise<void> {
+    return vmedia.attachVirtualMedia(this.tasks, nodeUuid, deviceType, imageUrl);
+  }
+
+  detachVirtualMedia(nodeUuid: string, deviceTypes: VmediaDevice[] | null): Promise<void> {
+    return vmedia.detachVirtualMedia(this.tasks, nodeUuid, deviceTypes);
   }
 
   /**

@@ -206,7 +206,7 @@ export const NODE_FIELD_DECLS = [
   { name: 'boot_interface', ...DYNAMIC_INTERFACE },
   { name: 'console_interface', ...DYNAMIC_INTERFACE },
   { name: 'deploy_interface', ...DYNAMIC_INTERFACE },
-  { name: 'firmware_interface', column: 'str', api: 'stored' },
+  { name: 'firmware_interface', ...SHOWN_INTERFACE, since: V.FIRMWARE_INTERFACE },
   { name: 'inspect_interface', ...DYNAMIC_INTERFACE },
   { name: 'management_interface', ...DYNAMIC_INTERFACE },
   { name: 'network_interface', ...SHOWN_INTERFACE, since: V.NETWORK_INTERFACE },

@@ -18,6 +18,7 @@ export type InterfaceKind = typeof INTERFACE_KINDS[number];
 export const NON_VENDOR_KINDS: readonly InterfaceKind[] = INTERFACE_KINDS.filter((k) => k !== 'vendor');
 
 import type { JsonObject } from '../common/json-value';
+import type { VirtualMediaInfo, VmediaDevice } from '../common/boot-devices';
 
 export type { JsonObject };
 
@@ -110,6 +111,12 @@ export interface ManagementInterface extends BaseInterface {
   getSupportedIndicators?(task: DriverTask, component?: string): Promise<SupportedIndicators>;
   getIndicatorState?(task: DriverTask, component: string, indicator: string): Promise<string>;
   setIndicatorState?(task: DriverTask, component: string, indicator: string, state: string): Promise<void>;
+  /** Virtual media (1.89/1.93); an interface without them is UnsupportedDriverExtension. */
+  getVirtualMedia?(task: DriverTask): Promise<VirtualMediaInfo[]>;
+  /** `deviceType` one of VMEDIA_DEVICES; `imageUrl` an HTTP(S) URL the BMC can reach. */
+  attachVirtualMedia?(task: DriverTask, deviceType: VmediaDevice, imageUrl: string): Promise<void>;
+  /** Ejects the devices of these types, every device when null. */
+  detachVirtualMedia?(task: DriverTask, deviceTypes: readonly VmediaDevice[] | null): Promise<void>;
 }
 
 export interface IndicatorInfo {

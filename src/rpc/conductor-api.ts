@@ -9,6 +9,7 @@
 import type { AllocationRecord, NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
 
 import type { JsonObject } from '../common/json-value';
+import type { VirtualMediaInfo, VmediaDevice } from '../common/boot-devices';
 
 export type { JsonObject };
 
@@ -147,4 +148,11 @@ export interface ConductorApi {
   getNodeVendorPassthruMethods(nodeUuid: string): Promise<Record<string, VendorMethodInfo>>;
   /** Calls a vendor method with the request body; upgrades to exclusive when the method requires it. */
   vendorPassthru(nodeUuid: string, method: string, httpMethod: string, data: unknown): Promise<VendorPassthruResult>;
+
+  /** The node's virtual media devices (get_virtual_media, 1.93). */
+  getVirtualMedia(nodeUuid: string): Promise<VirtualMediaInfo[]>;
+  /** Starts attaching an HTTP(S) image as a device (attach_virtual_media, 1.89); failures end in last_error. */
+  attachVirtualMedia(nodeUuid: string, deviceType: VmediaDevice, imageUrl: string): Promise<void>;
+  /** Starts detaching the devices of these types, all when null (detach_virtual_media, 1.89). */
+  detachVirtualMedia(nodeUuid: string, deviceTypes: VmediaDevice[] | null): Promise<void>;
 }

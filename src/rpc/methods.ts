@@ -21,6 +21,7 @@ export const METHOD_ROUTES: Readonly<Record<MethodName, Route>> = {
   getRaidLogicalDiskProperties: 'any', heartbeat: 'node', getNodeWithToken: 'node',
   getSupportedIndicators: 'node', getIndicatorState: 'node', setIndicatorState: 'node',
   getNodeVendorPassthruMethods: 'node', vendorPassthru: 'node',
+  getVirtualMedia: 'node', attachVirtualMedia: 'node', detachVirtualMedia: 'node',
 };
 
 export const METHOD_NAMES = Object.keys(METHOD_ROUTES) as MethodName[];

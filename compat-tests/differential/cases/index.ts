@@ -20,6 +20,7 @@ import { portsGroup } from './ports';
 import { portsDeepGroup } from './ports-deep';
 import { provisioningGroup } from './provisioning';
 import { traitsGroup, vifsGroup } from './traits-vifs';
+import { v2025FirmwareVmedia } from './v2025-firmware-vmedia';
 import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
 import { volumeGroup } from './volume';
@@ -50,6 +51,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   cleaningGroup,
   agentEventsGroup,
   nodeFieldsGroup,
+  v2025FirmwareVmedia,
   edgeCases,
   errors,
 ];

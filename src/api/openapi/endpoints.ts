@@ -12,7 +12,9 @@ import { NODE_CREATE_SCHEMA, TRAITS_BODY_SCHEMA, VIF_SCHEMA } from '../schemas/n
 import { PATCH_SCHEMA } from '../schemas/patch';
 import { PORT_SCHEMA } from '../schemas/port';
 import { PORTGROUP_SCHEMA } from '../schemas/portgroup';
+import { VMEDIA_ATTACH_SCHEMA } from '../schemas/vmedia';
 import { CONNECTOR_SCHEMA, TARGET_SCHEMA } from '../schemas/volume';
+import { V } from '../versions';
 import { PROVISION_BODY_SCHEMA, POWER_BODY_SCHEMA, BOOT_DEVICE_BODY_SCHEMA } from './action-schemas';
 
 interface EndpointDoc {
@@ -78,6 +80,10 @@ const ROWS: Row[] = [
   ['GET', `${N}/history`, 'List node history', 78, 200],
   ['GET', `${N}/history/:event`, 'Show a history event', 78, 200],
   ['GET', `${N}/inventory`, 'Show node inventory', 81, 200],
+  ['GET', `${N}/firmware`, 'List firmware components', V.FIRMWARE_INTERFACE, 200],
+  ['GET', `${N}/vmedia`, 'List virtual media devices', V.GET_VMEDIA, 200],
+  ['POST', `${N}/vmedia`, 'Attach a virtual media image', V.ATTACH_DETACH_VMEDIA, 204, VMEDIA_ATTACH_SCHEMA],
+  ['DELETE', `${N}/vmedia`, 'Detach virtual media (?device_types=)', V.ATTACH_DETACH_VMEDIA, 204],
   ['GET', `${N}/allocation`, "Show a node's allocation", 52, 200],
   ['DELETE', `${N}/allocation`, "Delete a node's allocation", 52, 204],
   ['GET', `${N}/volume/connectors`, "List a node's volume connectors", 32, 200],
