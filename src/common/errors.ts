@@ -40,6 +40,14 @@ function display(value: unknown): string {
   return String(value);
 }
 
+/** Every exception class defineError made, by its Ironic name (the table the wire and DB faults read). */
+const ERROR_CLASSES = new Map<string, IronicErrorClass>();
+
+/** The exception class Ironic names `kind` (a name from the wire or the database layer), if there is one. */
+export function errorClass(kind: string): IronicErrorClass | null {
+  return ERROR_CLASSES.get(kind) ?? null;
+}
+
 /** A typed Ironic error: pass params for the template, or a finished message string. */
 export function defineError(kind: string, code: number, template: string, base: IronicErrorClass = IronicError): IronicErrorClass {
   const cls = class extends base {
@@ -52,6 +60,8 @@ export function defineError(kind: string, code: number, template: string, base: 
     }
   };
   Object.defineProperty(cls, 'name', { value: kind });
+  // The table's class keeps its name; a controller's local webob error of the same name does not replace it.
+  if (!ERROR_CLASSES.has(kind)) ERROR_CLASSES.set(kind, cls);
   return cls;
 }
 
@@ -230,6 +240,8 @@ export const VolumeConnectorTypeAndIdAlreadyExists = defineError('VolumeConnecto
 export const VolumeTargetAlreadyExists = defineError('VolumeTargetAlreadyExists', 409, "A volume target with UUID %(uuid)s already exists.", Conflict);
 export const VolumeTargetBootIndexAlreadyExists = defineError('VolumeTargetBootIndexAlreadyExists', 409, "A volume target with boot index '%(boot_index)s' for the same node already exists.", Conflict);
 export const VolumeTargetNotFound = defineError('VolumeTargetNotFound', 404, "Volume target %(target)s could not be found.", NotFound);
+/** Python's ValueError from an Ironic object's non-nullable field, a 500 in Ironic: a 400 here. */
+export const ObjectFieldError = defineError('ValueError', 400, 'Field cannot be None');
 export const XClarityError = defineError('XClarityError', 500, "XClarity exception occurred. Error: %(error)s", IronicError);
 
 /**
@@ -260,9 +272,22 @@ export const httpMethodNotAllowed = (allow: string[]): HttpError =>
 export const httpTooLarge = (description: string): HttpError =>
   new HttpError(413, 'Request Entity Too Large', description, {}, false);
 
-/** Ironic's ClientSideError with status 405, raised by controllers (not routing) for a method they lack. */
-export const MethodNotAllowedFault = defineError(
-  'ClientSideError',
-  405,
-  'The server could not comply with the request since it is either malformed or otherwise incorrect.',
-);
+/** Ironic's ClientSideError: a message with an explicit status (400 unless told), raised by the API. */
+export class ClientSideError extends IronicError {
+  override readonly kind: string = 'ClientSideError';
+  override readonly code: number;
+  constructor(message: string, code = 400) {
+    super(message);
+    this.code = code;
+    this.name = 'ClientSideError';
+  }
+}
+
+/** Ironic's InvalidInput (a ClientSideError): "Invalid input for field/attribute F. Value: 'V'. MSG". */
+export class InvalidInput extends ClientSideError {
+  override readonly kind = 'InvalidInput';
+  constructor(fieldname: string, value: string, msg = '') {
+    super(`Invalid input for field/attribute ${fieldname}. Value: '${value}'. ${msg}`);
+    this.name = 'InvalidInput';
+  }
+}

@@ -4,7 +4,7 @@
  * resolved, then the conductor creates the node (it fills in the default interfaces).
  */
 import { randomUUID } from 'node:crypto';
-import { ChassisNotFound, Invalid, NotAcceptable, inBody } from '../../common/errors';
+import { ChassisNotFound, ClientSideError, Invalid, NotAcceptable, inBody } from '../../common/errors';
 import type { NodeRecord, NodeWithRelations } from '../../db/models';
 import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
@@ -16,7 +16,6 @@ import { V } from '../versions';
 import { disallowedFields, nodeView } from '../views/node';
 import { loadNodeExtras } from '../views/node-extras';
 import { bodyOrEmpty, conductorTopic } from './node-actions/params';
-import { ClientSideError } from './node-errors';
 
 /** reject_fields_in_newer_versions: a field the version does not know must be absent or empty. */
 function rejectNewerFields(node: Record<string, unknown>, version: number): void {

@@ -3,7 +3,7 @@
  * paths checked before the node is loaded, then Ironic's state rules, the patch applied to the
  * node's dict, the result re-validated, and only the changed fields sent to the conductor.
  */
-import { Invalid, InvalidParameterValue, NotAcceptable } from '../../common/errors';
+import { ClientSideError, Invalid, InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import { UPDATE_ALLOWED_STATES } from '../../common/states';
 import type { NodeRecord } from '../../db/models';
 import { DICT_FIELDS, OBJECT_FIELDS, PATCH_ALLOWED_FIELDS } from '../../db/node-field-lists';
@@ -23,7 +23,6 @@ import { nodeEchoMask } from '../views/node-masking';
 import { disallowedFields, nodeView } from '../views/node';
 import { hostOfTopic, loadNodeExtras } from '../views/node-extras';
 import { chassisIdForBody, checkNamesAcceptable } from './node-create';
-import { ClientSideError } from './node-errors';
 import { bodyOrEmpty, conductorTopic } from './node-actions/params';
 
 function validatePatch(ctx: ApiContext, patch: PatchOp[], resetInterfaces: boolean | null): void {

@@ -1,7 +1,7 @@
 /** Portgroup create/update/delete (portgroup.py post/patch/delete), writes through the conductor. */
 import { randomUUID } from 'node:crypto';
 import {
-  Conflict, defineError, InvalidIdentity, InvalidParameterValue, NodeNotFound, NotAcceptable, inBody } from '../../common/errors';
+  Conflict, ObjectFieldError, InvalidIdentity, InvalidParameterValue, NodeNotFound, NotAcceptable, inBody } from '../../common/errors';
 import type { NodeRecord, PortgroupRecord } from '../../db/models';
 import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
@@ -18,9 +18,6 @@ import { V } from '../versions';
 import { portgroupView } from '../views/portgroup';
 import { getPortgroupByIdent } from './portgroup-lookup';
 import { requirePortgroups } from './portgroup-fields';
-
-/** Ironic's Portgroup object refuses None here, surfacing as a 500: a 400 here. */
-const ObjectFieldError = defineError('ValueError', 400, 'Field cannot be None');
 
 async function respond(ctx: ApiContext, pg: PortgroupRecord): Promise<void> {
   const nodes = await nodeUuidsOf(ctx, [pg]);

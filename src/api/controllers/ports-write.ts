@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  Conflict, defineError, Invalid, InvalidIdentity, InvalidParameterValue, NodeNotFound, PortgroupNotFound, inBody } from '../../common/errors';
+  Conflict, ObjectFieldError, Invalid, InvalidIdentity, InvalidParameterValue, NodeNotFound, PortgroupNotFound, inBody } from '../../common/errors';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../../db/models';
 import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
@@ -85,8 +85,7 @@ export async function createPort(ctx: ApiContext): Promise<void> {
   await respondWithPort(ctx, created);
 }
 
-/** Ironic's Port object refuses None for its one non-nullable field, surfacing as a 500: a 400 here. */
-const ObjectFieldError = defineError('ValueError', 400, 'Field cannot be None');
+/** Ironic's Port object refuses None for its one non-nullable field (ObjectFieldError). */
 function notNullable(field: string): Error {
   return new ObjectFieldError(`Field \`${field}' cannot be None`);
 }

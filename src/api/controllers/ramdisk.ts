@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import {
-  HTTPForbidden, IncompleteLookup, Invalid, InvalidParameterValue, NoValidHost, NotFound,
+  HTTPForbidden, IncompleteLookup, Invalid, InvalidParameterValue, NoValidHost, NotFound, withCode,
 } from '../../common/errors';
 import { FASTTRACK_LOOKUP_ALLOWED_STATES, LOOKUP_ALLOWED_STATES } from '../../common/states';
 import type { NodeRecord } from '../../db/models';
@@ -95,15 +95,11 @@ async function lookup(ctx: ApiContext): Promise<void> {
   };
 }
 
-class NoValidHostBadRequest extends NoValidHost {
-  override readonly code: number = 400;
-}
-
 async function withBadRequestOnNoHost<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof NoValidHost) throw new NoValidHostBadRequest(err.message);
+    if (err instanceof NoValidHost) throw withCode(err, 400);
     throw err;
   }
 }

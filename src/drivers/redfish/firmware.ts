@@ -17,7 +17,7 @@ import type { FirmwareComponentRecord } from '../../db/models';
 import type { RedfishMessage } from '../../protocols/redfish';
 import type { DriverTask, FirmwareInterface, JsonObject, StepResult } from '../base';
 import { declareSteps, type DeclaredStep } from '../declared-steps';
-import { REDFISH_PROPERTIES, RedfishSession, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
+import { REDFISH_INTERFACE, RedfishSession, connectRedfish, redfishAction } from './common';
 import { cleanupStagedFirmware, stageFirmware } from './firmware-staging';
 
 /** redfish_utils.FIRMWARE_COMPONENTS. */
@@ -168,11 +168,7 @@ const STEPS: readonly DeclaredStep[] = [
 
 export function createRedfishFirmware(): FirmwareInterface {
   return {
-    kind: 'firmware', name: 'redfish', className: 'RedfishFirmware',
-    properties: () => ({ ...REDFISH_PROPERTIES }),
-    async validate(task) {
-      parseRedfishDriverInfo(task.node, task.ctx.conf);
-    },
+    kind: 'firmware', className: 'RedfishFirmware', ...REDFISH_INTERFACE,
     ...declareSteps('firmware', STEPS),
     update,
     async cacheFirmwareComponents(task) {

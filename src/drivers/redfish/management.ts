@@ -10,7 +10,7 @@ import { pyRepr } from '../../common/python/repr';
 import * as redfish from '../../protocols/redfish';
 import type { DriverTask, ManagementInterface } from '../base';
 import {
-  REDFISH_PROPERTIES, connectRedfish, describeRedfishFailure, parseRedfishDriverInfo, redfishAction,
+  REDFISH_INTERFACE, connectRedfish, describeRedfishFailure, redfishAction,
 } from './common';
 import { REDFISH_INDICATOR_METHODS } from './indicators';
 import { REDFISH_VMEDIA_METHODS } from './virtual-media';
@@ -73,11 +73,7 @@ export async function restoreBootDevice(task: DriverTask, client: redfish.Redfis
 
 export function createRedfishManagement(): ManagementInterface {
   return {
-    kind: 'management', name: 'redfish', className: 'RedfishManagement',
-    properties: () => ({ ...REDFISH_PROPERTIES }),
-    async validate(task) {
-      parseRedfishDriverInfo(task.node, task.ctx.conf);
-    },
+    kind: 'management', className: 'RedfishManagement', ...REDFISH_INTERFACE,
     async getSupportedBootDevices() {
       return Object.keys(BOOT_DEVICE_REV);
     },

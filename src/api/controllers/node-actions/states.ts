@@ -4,7 +4,7 @@
  */
 import type Router from '@koa/router';
 import { Conflict, InvalidParameterValue, InvalidStateRequested, NodeConsoleNotEnabled, NotAcceptable, NotFound,
-  UnsupportedDriverExtension } from '../../../common/errors';
+  UnsupportedDriverExtension, withCode, ClientSideError } from '../../../common/errors';
 import { UNSTABLE_STATES } from '../../machine';
 import { getNodeByIdent } from '../../node-lookup';
 import * as args from '../../schemas/args';
@@ -13,7 +13,6 @@ import { V } from '../../versions';
 import { renameStatesForVersion } from '../../views/node';
 import { maskNodeField } from '../../views/node-masking';
 import { isoformat } from '../../views/resource-dict';
-import { ClientSideError } from '../node-errors';
 import { accepted, bodyOrEmpty, conductorTopic, nodeIdentArg, nodeLocation, readArgs, typesArg } from './params';
 
 type Ctx = ApiContext & { params: Record<string, string> };
@@ -77,14 +76,10 @@ async function setRaid(ctx: Ctx): Promise<void> {
   try {
     await ctx.state.deps.conductor.setTargetRaidConfig(node.uuid, config);
   } catch (err) {
-    if (err instanceof UnsupportedDriverExtension) throw new UnsupportedInRaid(err.message);
+    if (err instanceof UnsupportedDriverExtension) throw withCode(err, 404);
     throw err;
   }
   ctx.status = 204;
-}
-
-class UnsupportedInRaid extends UnsupportedDriverExtension {
-  override readonly code: number = 404;
 }
 
 function requireChangeBootMode(ctx: ApiContext): void {
