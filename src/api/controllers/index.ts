@@ -14,6 +14,7 @@ import { volumeRouter } from './volume';
 import { ramdiskRouter } from './ramdisk';
 import { eventsRouter } from './events';
 import { shardsRouter } from './shards';
+import { inspectionRulesRouter } from './inspection-rules';
 
 export const RESOURCE_ROUTERS: (() => Router<ApiState>)[] = [
   nodeActionsRouter,
@@ -29,4 +30,5 @@ export const RESOURCE_ROUTERS: (() => Router<ApiState>)[] = [
   ramdiskRouter,
   eventsRouter,
   shardsRouter,
+  inspectionRulesRouter,
 ];
