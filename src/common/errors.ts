@@ -138,6 +138,7 @@ export const ImageRefIsARedirect = defineError('ImageRefIsARedirect', 500, "Rece
 export const ImageRefValidationFailed = defineError('ImageRefValidationFailed', 500, "Validation of image href %(image_href)s failed, reason: %(reason)s", IronicError);
 export const ImageUploadFailed = defineError('ImageUploadFailed', 500, "Failed to upload %(image_name)s image to web server %(web_server)s, reason: %(reason)s", IronicError);
 export const InvalidParameterValue = defineError('InvalidParameterValue', 400, "%(err)s", Invalid);
+export const InvalidNodeInventory = defineError('InvalidNodeInventory', 400, "Inventory for node %(node)s is invalid: %(reason)s", Invalid);
 export const IncompatibleInterface = defineError('IncompatibleInterface', 400, "%(interface_type)s interface implementation '%(interface_impl)s' is not supported by hardware type %(hardware_type)s.", InvalidParameterValue);
 export const IncompleteLookup = defineError('IncompleteLookup', 400, "At least one of 'addresses' and 'node_uuid' parameters is required", Invalid);
 export const IncorrectConfiguration = defineError('IncorrectConfiguration', 500, "Supplied configuration is incorrect and must be fixed. Error: %(error)s", IronicError);

@@ -26,8 +26,16 @@ export async function inspectHardware(tasks: TaskManager, nodeId: string): Promi
   });
 }
 
+/** Inspection cannot start in fast-track mode: the agent's token and URL go (wipe_token_and_url). */
+function wipeTokenAndUrl(task: Task): void {
+  const info = { ...(task.node.driver_internal_info ?? {}) };
+  for (const k of ['agent_secret_token', 'agent_secret_token_pregenerated', 'agent_url', 'agent_verify_ca']) delete info[k];
+  task.node.driver_internal_info = info;
+}
+
 async function runInspection(task: Task): Promise<void> {
   const node = task.node;
+  wipeTokenAndUrl(task);
   let next: string;
   try {
     next = await task.driver.inspect.inspectHardware(task);

@@ -12,6 +12,7 @@ import { allocationsRouter } from './allocations';
 import { deployTemplatesRouter } from './deploy-templates';
 import { volumeRouter } from './volume';
 import { ramdiskRouter } from './ramdisk';
+import { continueInspectionRouter } from './continue-inspection';
 import { eventsRouter } from './events';
 import { shardsRouter } from './shards';
 import { inspectionRulesRouter } from './inspection-rules';
@@ -28,6 +29,7 @@ export const RESOURCE_ROUTERS: (() => Router<ApiState>)[] = [
   deployTemplatesRouter,
   volumeRouter,
   ramdiskRouter,
+  continueInspectionRouter,
   eventsRouter,
   shardsRouter,
   inspectionRulesRouter,

@@ -4,7 +4,8 @@
  */
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
-import { HttpError, Invalid, InvalidParameterValue, InspectionRuleNotFound, PatchError } from '../../common/errors';
+import { HttpError, InvalidParameterValue, InspectionRuleNotFound, PatchError } from '../../common/errors';
+import { lookupTable } from '../../common/own-keys';
 import { pyRepr } from '../../common/python/repr';
 import { INSPECTION_RULE_SCHEMA, RuleDict, validateRule } from '../../common/inspection-rules/validation';
 import type { InspectionRuleRecord } from '../../db/models';
@@ -22,6 +23,8 @@ import { ruleDict, ruleView, sanitizeRule } from '../views/inspection-rule';
 
 const DEFAULT_FIELDS = ['uuid', 'priority', 'phase', 'description'];
 const UNSORTABLE = ['actions', 'conditions'];
+/** What None becomes: the object's non-nullable priority and sensitive take their defaults, the JSON list column stores []. */
+const NON_NULL_DEFAULTS: Readonly<Record<string, unknown>> = lookupTable({ priority: 0, sensitive: false, conditions: [] });
 const RULE_VALIDATOR = args.andValid(args.schema(INSPECTION_RULE_SCHEMA), args.dictValid({ uuid: args.uuid }));
 
 function requireRules(ctx: ApiContext): void {
@@ -103,6 +106,8 @@ async function createRule(ctx: ApiContext): Promise<void> {
     RULE_VALIDATOR('inspection_rule', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
   validateRule(body as RuleDict);
   if (!body.uuid) body.uuid = randomUUID();
+  // The object's non-nullable boolean takes its default for null.
+  if (body.sensitive === null) body.sensitive = NON_NULL_DEFAULTS.sensitive;
   const created = await rulesRepo.create(ctx.state.deps.db, ruleValues(body));
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/inspection_rules/${created.uuid}`);
@@ -139,10 +144,12 @@ async function patchRule(ctx: ApiContext): Promise<void> {
   validateRule(doc as RuleDict);
   const changes: Record<string, unknown> = {};
   for (const key of Object.keys(INSPECTION_RULE_SCHEMA.properties!)) {
-    const next = Object.hasOwn(doc, key) ? doc[key] : null;
+    // A removed field is None, which the object's non-nullable fields take as their default.
+    const next = Object.hasOwn(doc, key) && doc[key] !== null ? doc[key] : Object.hasOwn(NON_NULL_DEFAULTS, key) ? NON_NULL_DEFAULTS[key] : null;
     if (JSON.stringify(next) !== JSON.stringify((rule as unknown as Record<string, unknown>)[key])) changes[key] = next;
   }
-  if (Object.hasOwn(changes, 'uuid')) throw new Invalid('Cannot overwrite UUID for an existing InspectionRule.');
+  // Ironic saves by the patched UUID, which finds no rule.
+  if (Object.hasOwn(changes, 'uuid')) throw new InspectionRuleNotFound({ rule: String(changes.uuid) });
   const updated = Object.keys(changes).length ? await rulesRepo.update(ctx.state.deps.db, rule.id, changes) : rule;
   ctx.body = ruleView(baseUrl(ctx), updated, null);
 }
@@ -163,5 +170,10 @@ export function inspectionRulesRouter(): Router<ApiState> {
   router.post('/v1/inspection_rules', createRule);
   router.patch('/v1/inspection_rules/:ident', patchRule);
   router.delete('/v1/inspection_rules/:ident', deleteRule);
+  // There is no bulk delete: the rule's UUID is a missing argument.
+  router.delete('/v1/inspection_rules', (ctx) => {
+    requireRules(ctx);
+    throw new InvalidParameterValue('Missing mandatory parameter: inspection_rule_uuid');
+  });
   return router;
 }

@@ -4,7 +4,6 @@
  * caller's own args (so a stored rule's args show it).
  */
 import { InspectionRuleValidationFailure } from '../errors';
-import { pyReprTuple } from '../python/repr';
 import type { PluginSignature } from './signatures';
 
 export type OpArgs = Record<string, unknown>;
@@ -16,9 +15,8 @@ export function normalizeArgs(sig: PluginSignature, opArgs: unknown): unknown {
   }
   if (sig.pluginData) opArgs.push({});
   if (opArgs.length < sig.required.length) {
-    // Ironic passes a (format, names) tuple as the message, so the text is the tuple's repr.
-    const missing = sig.required.slice(opArgs.length).join(', ');
-    throw new InspectionRuleValidationFailure(pyReprTuple(['Not enough arguments provided. Missing: %s', missing]));
+    // Ironic 2025.1 passes a (format, names) tuple here, so its text is the tuple's repr; this says it plainly.
+    throw new InspectionRuleValidationFailure(`Not enough arguments provided. Missing: ${sig.required.slice(opArgs.length).join(', ')}`);
   }
   const out: OpArgs = {};
   sig.required.forEach((name, i) => { out[name] = opArgs[i]; });

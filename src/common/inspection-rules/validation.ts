@@ -3,7 +3,7 @@
  * the API validates bodies with, then validate_rule's phase, priority and per-operation argument
  * checks. Built-in rules (loaded by the conductor) pass the same checks, with any priority.
  */
-import { Invalid } from '../errors';
+import { Invalid, InspectionRuleValidationFailure } from '../errors';
 import type { Schema } from '../jsonschema';
 import { validateArgs } from './arguments';
 import { ACTIONS, OPERATORS, parseInvertedOperator } from './signatures';
@@ -74,8 +74,8 @@ export interface RuleDict {
 
 /**
  * validate_rule after the schema: errors are gathered, one or "Multiple validation errors
- * occurred: ..." (Invalid). An operation's bad arguments raise at once, as in Ironic, whose
- * InspectionRuleValidationFailure is not the ValueError it collects.
+ * occurred: ..." (Invalid). An operation's bad arguments fail at once, as in Ironic, whose
+ * InspectionRuleValidationFailure is not the ValueError it collects (there a 500, here a 400).
  */
 export function validateRule(rule: RuleDict): void {
   const errors: string[] = [];
@@ -86,12 +86,18 @@ export function validateRule(rule: RuleDict): void {
   const priority = rule.priority ?? 0;
   if (priority < 0 && !rule.built_in) errors.push('Priority cannot be negative for user-defined rules.');
   if (priority > 9999 && !rule.built_in) errors.push('Priority must be between 0 and 9999 for user-defined rules.');
-  for (const condition of rule.conditions ?? []) {
-    const { op } = parseInvertedOperator(condition.op);
-    validateArgs(OPERATORS.get(op)!, Object.hasOwn(condition, 'args') ? condition.args : {});
-  }
-  for (const action of rule.actions) {
-    validateArgs(ACTIONS.get(action.op)!, Object.hasOwn(action, 'args') ? action.args : {});
+  try {
+    for (const condition of rule.conditions ?? []) {
+      const { op } = parseInvertedOperator(condition.op);
+      validateArgs(OPERATORS.get(op)!, Object.hasOwn(condition, 'args') ? condition.args : {});
+    }
+    for (const action of rule.actions) {
+      validateArgs(ACTIONS.get(action.op)!, Object.hasOwn(action, 'args') ? action.args : {});
+    }
+  } catch (err) {
+    // Ironic 2025.1 lets this escape as a 500; bad arguments are the client's fault.
+    if (err instanceof InspectionRuleValidationFailure) throw new Invalid(err.message);
+    throw err;
   }
   if (errors.length === 1) throw new Invalid(errors[0]);
   if (errors.length > 1) throw new Invalid(`Multiple validation errors occurred: ${errors.join('; ')}`);
