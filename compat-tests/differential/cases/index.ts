@@ -22,6 +22,7 @@ import { provisioningGroup } from './provisioning';
 import { traitsGroup, vifsGroup } from './traits-vifs';
 import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
+import { v2025Inspection } from './v2025-inspection';
 import { volumeGroup } from './volume';
 
 // node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
@@ -50,6 +51,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   cleaningGroup,
   agentEventsGroup,
   nodeFieldsGroup,
+  v2025Inspection,
   edgeCases,
   errors,
 ];
