@@ -10,39 +10,18 @@ import { Invalid, IronicError, NotFound } from '../../common/errors';
 import { log } from '../../common/log';
 import { isNotFound } from '../../db/errors';
 import type { NodeRecord } from '../../db/models';
-import { inspectWaitNodes, nodeUuidsByPortAddresses } from '../../db/repositories/inspection-lookup';
+import { inspectWaitNodesByBmc, nodeUuidsByPortAddresses } from '../../db/repositories/inspection-lookup';
 import * as nodesRepo from '../../db/repositories/nodes';
 import * as args from '../schemas/args';
+import { INSPECTION_DATA_SCHEMA } from '../schemas/inspection-data';
 import { readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { lookupResponse, withBadRequestOnNoHost } from './ramdisk';
 
-const LOOKUP_CACHE_FIELD = 'lookup_bmc_addresses';
 const AUTO_DISCOVERED_FLAG = 'auto_discovered';
 
-/** DATA_VALIDATOR: the smallest acceptable inventory. */
-const DATA_VALIDATOR = args.schema({
-  type: 'object',
-  properties: {
-    inventory: {
-      type: 'object',
-      properties: {
-        bmc_address: { type: ['string', 'null'] },
-        bmc_v6address: { type: ['string', 'null'] },
-        interfaces: {
-          type: 'array',
-          items: { type: 'object', properties: { mac_address: { type: 'string' } }, required: ['mac_address'], additionalProperties: true },
-          minItems: 1,
-        },
-      },
-      required: ['interfaces'],
-      additionalProperties: true,
-    },
-  },
-  required: ['inventory'],
-  additionalProperties: true,
-});
+const DATA_VALIDATOR = args.schema(INSPECTION_DATA_SCHEMA);
 
 /** A lookup that found no node: auto-discovery may enrol one. */
 class AutoEnrollPossible extends Error {}
@@ -74,11 +53,7 @@ async function lookupByMacs(ctx: ApiContext, macs: string[], known: NodeRecord |
 
 /** _lookup_by_bmc: nodes in `inspect wait` whose cached BMC addresses match. */
 async function lookupByBmc(ctx: ApiContext, bmc: string[], known: NodeRecord | null): Promise<NodeRecord | null> {
-  const byBmc = new Set<string>();
-  for (const candidate of await inspectWaitNodes(ctx.state.deps.db)) {
-    const cached = (candidate.driver_internal_info ?? {})[LOOKUP_CACHE_FIELD];
-    if (Array.isArray(cached) && cached.some((a) => bmc.includes(String(a)))) byBmc.add(candidate.uuid);
-  }
+  const byBmc = new Set(await inspectWaitNodesByBmc(ctx.state.deps.db, bmc));
   if (known && byBmc.size && !byBmc.has(known.uuid)) {
     log.error(`Conflict on inspection lookup: nodes ${[...byBmc].join(', ')} and ${known.uuid} both satisfy MAC addresses ` +
       `and BMC address(s) (${bmc.join(', ')}). The cause may be ports attached to a wrong node.`);

@@ -8,7 +8,7 @@ import type { Schema } from '../jsonschema';
 import { validateArgs } from './arguments';
 import { ACTIONS, OPERATORS, parseInvertedOperator } from './signatures';
 
-export const INSPECTION_PHASES = ['main'] as const;
+const INSPECTION_PHASES = ['main'] as const;
 
 const CONDITION_OPS = [...OPERATORS.keys(), ...[...OPERATORS.keys()].map((op) => `!${op}`)];
 

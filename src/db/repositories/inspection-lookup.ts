@@ -10,9 +10,17 @@ export async function nodeUuidsByPortAddresses(db: Database, macs: string[]): Pr
   return rows.map((r) => r.uuid);
 }
 
-/** Nodes in `inspect wait` with their driver_internal_info, where inspection cached the BMC addresses. */
-export async function inspectWaitNodes(db: Database): Promise<Pick<NodeRecord, 'uuid' | 'driver_internal_info'>[]> {
+/** The driver_internal_info key where inspection caches the node's BMC addresses for this lookup. */
+export const LOOKUP_CACHE_FIELD = 'lookup_bmc_addresses';
+
+/** Nodes in `inspect wait` whose cached BMC addresses include any of these. */
+export async function inspectWaitNodesByBmc(db: Database, bmc: string[]): Promise<string[]> {
   const rows = await db.knex('nodes').select('uuid', 'driver_internal_info').where('provision_state', 'inspect wait') as
     Array<Record<string, unknown>>;
-  return rows.map((r) => decodeRow<Pick<NodeRecord, 'uuid' | 'driver_internal_info'>>('nodes', r));
+  return rows.map((r) => decodeRow<Pick<NodeRecord, 'uuid' | 'driver_internal_info'>>('nodes', r))
+    .filter((n) => {
+      const cached = (n.driver_internal_info ?? {})[LOOKUP_CACHE_FIELD];
+      return Array.isArray(cached) && cached.some((a) => bmc.includes(String(a)));
+    })
+    .map((n) => n.uuid);
 }

@@ -12,12 +12,12 @@ import { log } from '../../common/log';
 import { pyTruthy } from '../../common/python/truthiness';
 import * as states from '../../common/states';
 import { ironicApiUrl } from '../agent/agent-options';
+import { LOOKUP_CACHE_FIELD } from '../../db/repositories/inspection-lookup';
 import type { DriverTask, InspectInterface, JsonObject } from '../base';
 import { isLoopback } from './hooks/interfaces';
 import { enabledHooks, runInspectionHooks } from './hooks';
 
 const MANAGES_BOOT = 'inspector_manage_boot';
-export const LOOKUP_CACHE_FIELD = 'lookup_bmc_addresses';
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

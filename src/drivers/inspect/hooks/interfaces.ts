@@ -26,7 +26,7 @@ export function isLoopback(address: string): boolean {
 }
 
 /** get_pxe_mac: the boot interface's MAC, pxelinux's `01-aa-bb-...` form unwrapped. */
-export function pxeMac(inventory: JsonObject): string | null {
+function pxeMac(inventory: JsonObject): string | null {
   const raw = dictAt(inventory, 'boot').pxe_interface;
   if (typeof raw !== 'string' || raw === '') return null;
   return raw.includes('-') ? raw.slice(raw.indexOf('-') + 1).replace(/-/g, ':').toLowerCase() : raw;
