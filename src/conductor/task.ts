@@ -95,6 +95,8 @@ export class Task implements DriverTask {
     } else if ((prev === states.INSPECTING || prev === states.INSPECTWAIT) && next === states.MANAGEABLE) {
       changes.inspection_finished_at = this.node.inspection_finished_at = now;
       changes.inspection_started_at = this.node.inspection_started_at = null;
+    } else if ((prev === states.INSPECTING || prev === states.INSPECTWAIT) && next === states.INSPECTFAIL) {
+      changes.inspection_started_at = this.node.inspection_started_at = null;
     }
   }
 

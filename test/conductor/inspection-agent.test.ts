@@ -5,6 +5,9 @@
  * inventory storage run in the conductor.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { faultOf } from '../api/support/fixtures';
@@ -161,6 +164,35 @@ describe('agent inspection over /v1/continue_inspection', () => {
     const ruled = await waitState(uuid, 'inspect failed');
     assert.equal(ruled.last_error, 'Failed to finish inspection: Failed to inspect hardware. Reason: too small');
     assert.equal((await s.request('DELETE', `/v1/inspection_rules/${rule.json.uuid}`, { version: V })).status, 204);
+  });
+
+  it('runs the built-in rules file after the stored rules, and rules read secrets masked', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'builtin-rules-')), 'rules.yaml');
+    fs.writeFileSync(file, [
+      '- description: built in, below any user rule',
+      '  priority: -10',
+      '  conditions:',
+      '    - op: is-false',
+      '      args: {value: "{plugin_data[flags][off]}"}',
+      '  actions:',
+      '    - op: add-trait',
+      '      args: [CUSTOM_BUILTIN]',
+      '    - op: set-plugin-data',
+      '      args: {path: copied, value: "{plugin_data[creds][password]}"}',
+    ].join('\n'));
+    s.conf.set('inspection_rules', 'built_in_rules', file);
+    try {
+      const uuid = await inspectWaitNode('built-in', {}, '52:54:00:00:00:20');
+      const inv = inventory({ interfaces: [{ name: 'eth0', mac_address: '52:54:00:00:00:20' }], boot: {} });
+      const body = { inventory: inv, flags: { off: 'no' }, creds: { password: 'hunter2' } };
+      assert.equal((await s.request('POST', '/v1/continue_inspection', { version: V, body })).status, 202);
+      const done = await waitState(uuid, 'manageable');
+      assert.deepEqual(done.traits, ['CUSTOM_BUILTIN']);
+      const stored = await s.request('GET', `/v1/nodes/${uuid}/inventory`, { version: V });
+      assert.equal(stored.json.plugin_data.copied, '***');
+    } finally {
+      s.conf.set('inspection_rules', 'built_in_rules', null);
+    }
   });
 
   it('answers the same bare 404 for unknown nodes and nodes in other states', async () => {

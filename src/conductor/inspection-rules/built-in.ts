@@ -4,15 +4,22 @@
  * inspection.
  *
  * Ironic 2025.1 checks the rule dict, `scope` and `built_in` included, against the API schema
- * (which forbids both), so every built-in rule fails there; here the rule's own fields are checked.
+ * (which forbids both, and negative priorities), so every built-in rule fails there; here the
+ * rule's own fields are checked, any priority allowed as validate_rule intends.
  */
 import { readFileSync } from 'node:fs';
 import { Invalid } from '../../common/errors';
-import { validationErrorText } from '../../common/jsonschema';
+import { validationErrorText, type Schema } from '../../common/jsonschema';
 import { log } from '../../common/log';
 import { INSPECTION_RULE_SCHEMA, validateRule, type RuleDict } from '../../common/inspection-rules/validation';
 import type { Config } from '../../conf/config';
 import { parseRulesYaml } from './rules-file';
+
+/** The API's schema but for the priority's minimum: built-in rules may run below user ones. */
+const BUILT_IN_SCHEMA: Schema = {
+  ...INSPECTION_RULE_SCHEMA,
+  properties: { ...INSPECTION_RULE_SCHEMA.properties, priority: { type: 'integer' } },
+};
 
 function field<T>(data: Record<string, unknown>, key: string, fallback: T): T | unknown {
   return Object.hasOwn(data, key) ? data[key] : fallback;
@@ -42,7 +49,7 @@ export function builtInRules(conf: Config): RuleDict[] {
     } as RuleDict;
     try {
       const { scope: _scope, built_in: _builtIn, ...own } = rule;
-      const schemaError = validationErrorText(own, INSPECTION_RULE_SCHEMA);
+      const schemaError = validationErrorText(own, BUILT_IN_SCHEMA);
       if (schemaError !== null) throw new Invalid(`Validation failed for inspection rule: ${schemaError}`);
       validateRule(rule);
     } catch (err) {

@@ -1,7 +1,7 @@
 /**
  * Reads the [inspection_rules]built_in_rules file. Ironic reads it with yaml.safe_load; this reads
  * the YAML such files are written in: block sequences and mappings by indentation, plain, quoted
- * and JSON-style flow scalars/collections, comments. Anchors, tags and multi-line scalars are not
+ * scalars, one-line flow collections, comments. Anchors, tags and multi-line scalars are not
  * supported and fail loudly.
  */
 
@@ -29,15 +29,64 @@ function scalar(raw: string, no: number): unknown {
     if (!text.endsWith("'") || text.length < 2) throw new Error(`line ${no}: unterminated quoted scalar`);
     return text.slice(1, -1).replace(/''/g, "'");
   }
-  if (text.startsWith('"') || text.startsWith('[') || text.startsWith('{')) {
+  if (text.startsWith('"')) {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new Error(`line ${no}: unsupported flow value ${text}`);
+      throw new Error(`line ${no}: unsupported quoted scalar ${text}`);
     }
   }
+  if (text.startsWith('[') || text.startsWith('{')) return flowValue(text, no);
   if (/^[&*!|>]/.test(text)) throw new Error(`line ${no}: unsupported YAML construct ${text}`);
   return text;
+}
+
+/** A one-line flow collection (`[a, "b", {c: 1}]`): its scalars read like block ones. */
+function flowValue(text: string, no: number): unknown {
+  let at = 0;
+  const fail = (): never => { throw new Error(`line ${no}: unsupported flow value ${text}`); };
+  const skip = (): void => { while (/\s/.test(text[at] ?? '')) at++; };
+  const item = (stops: string): unknown => {
+    skip();
+    if (text[at] === '[' || text[at] === '{') return collection();
+    const start = at;
+    if (text[at] === '"' || text[at] === "'") {
+      const quote = text[at++];
+      while (at < text.length && (text[at] !== quote || (quote === "'" && text[at + 1] === "'"))) {
+        at += (text[at] === '\\' && quote === '"') || (text[at] === "'" && quote === "'") ? 2 : 1;
+      }
+      if (at >= text.length) fail();
+      at++;
+    } else {
+      while (at < text.length && !stops.includes(text[at])) at++;
+    }
+    return scalar(text.slice(start, at), no);
+  };
+  const collection = (): unknown => {
+    const open = text[at++];
+    const close = open === '[' ? ']' : '}';
+    const list: unknown[] = [];
+    const map: Record<string, unknown> = {};
+    skip();
+    while (text[at] !== close) {
+      if (open === '[') {
+        list.push(item(',]'));
+      } else {
+        const key = item(':,}');
+        skip();
+        if (text[at++] !== ':') fail();
+        map[String(key)] = item(',}');
+      }
+      skip();
+      if (text[at] === ',') { at++; skip(); } else if (text[at] !== close) fail();
+    }
+    at++;
+    return open === '[' ? list : map;
+  };
+  const value = collection();
+  skip();
+  if (at !== text.length) fail();
+  return value;
 }
 
 /** `key: rest` of a mapping line, or null when the line is not one. */
