@@ -131,6 +131,40 @@ describe('agent inspection over /v1/continue_inspection', () => {
     }
   });
 
+  it('fills ports\' local link connection from LLDP and their physical network from the CIDR map', async () => {
+    s.conf.set('inspector', 'hooks', '$default_hooks,local-link-connection,physical-network');
+    s.conf.set('inspector', 'physical_network_cidr_map', ['10.0.0.0/24:physnet1', '2001:db8::/64:physnet6']);
+    s.conf.set('inspector', 'add_ports', 'all');
+    try {
+      const uuid = await inspectWaitNode('lldp', {}, '52:54:00:00:00:31');
+      const inv = inventory({
+        boot: {},
+        interfaces: [
+          // Chassis ID subtype 4 (MAC), port ID subtype 5 (ifName "Ethernet1/1").
+          { name: 'eth0', mac_address: '52:54:00:00:00:31', ipv4_address: '10.0.0.5', lldp: [[1, '04aabbccddeeff'], [2, '0545746865726e6574312f31']] },
+          // Port ID subtype 4 (IANA IPv6 address); chassis ID subtype 7 (local) is not a switch_id.
+          { name: 'eth1', mac_address: '52:54:00:00:00:32', ipv6_address: '2001:db8::9', lldp: [[1, '07737731'], [2, '040220010db8000000000000000000000001']] },
+          // An unknown port ID subtype leaves the port alone.
+          { name: 'eth2', mac_address: '52:54:00:00:00:33', lldp: [[2, '09ff']] },
+        ],
+      });
+      assert.equal((await s.request('POST', '/v1/continue_inspection', { version: V, body: { inventory: inv } })).status, 202);
+      await waitState(uuid, 'manageable');
+      const ports = await s.request('GET', `/v1/nodes/${uuid}/ports?detail=True`, { version: V });
+      const byMac = Object.fromEntries(ports.json.ports.map((p: Record<string, unknown>) =>
+        [p.address, [p.local_link_connection, p.physical_network]]));
+      assert.deepEqual(byMac, {
+        '52:54:00:00:00:31': [{ switch_id: 'aa:bb:cc:dd:ee:ff', port_id: 'Ethernet1/1' }, 'physnet1'],
+        '52:54:00:00:00:32': [{ port_id: '2001:db8::1' }, 'physnet6'],
+        '52:54:00:00:00:33': [{}, null],
+      });
+    } finally {
+      s.conf.set('inspector', 'hooks', '$default_hooks,memory,cpu-capabilities,boot-mode,root-device');
+      s.conf.set('inspector', 'physical_network_cidr_map', []);
+      s.conf.set('inspector', 'add_ports', 'pxe');
+    }
+  });
+
   it('finds a node by the BMC address cached when inspection started', async () => {
     const uuid = await inspectWaitNode('by-bmc', { ipmi_address: '192.0.2.77' }, '');
     const info = (await node(uuid)).driver_internal_info;

@@ -9,13 +9,14 @@ import type { Config } from '../../../conf/config';
 import type { DriverTask, JsonObject } from '../../base';
 import { rootDeviceHook, raidDeviceHook } from './disks';
 import { ramdiskErrorHook, validateInterfacesHook } from './interfaces';
+import { localLinkConnectionHook } from './lldp';
 import { physicalNetworkHook, portsHook } from './ports';
 import { architectureHook, bootModeHook, cpuCapabilitiesHook, memoryHook, pciDevicesHook } from './properties';
 import type { InspectionHook } from './types';
 
 const HOOKS: ReadonlyMap<string, InspectionHook> = new Map([
   ramdiskErrorHook, validateInterfacesHook, portsHook, physicalNetworkHook, architectureHook, memoryHook,
-  cpuCapabilitiesHook, bootModeHook, pciDevicesHook, rootDeviceHook, raidDeviceHook,
+  cpuCapabilitiesHook, bootModeHook, pciDevicesHook, rootDeviceHook, raidDeviceHook, localLinkConnectionHook,
 ].map((hook) => [hook.name, hook]));
 
 function errorText(err: unknown): string {
