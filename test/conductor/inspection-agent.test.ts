@@ -165,6 +165,29 @@ describe('agent inspection over /v1/continue_inspection', () => {
     }
   });
 
+  it('turns hardware-detect records into plugin data and known GPUs into the accelerators property', async () => {
+    s.conf.set('inspector', 'hooks', '$default_hooks,extra-hardware,accelerators');
+    try {
+      const uuid = await inspectWaitNode('extra', {}, '52:54:00:00:00:41');
+      const inv = inventory({ boot: {}, interfaces: [{ name: 'eth0', mac_address: '52:54:00:00:00:41' }] });
+      const body = {
+        inventory: inv,
+        data: [['cpu', 'logical', 'number', '8'], ['disk', 'sda', 'size'], [], ['memory', 'total', 'size', 4.5]],
+        pci_devices: [{ vendor_id: '10de', product_id: '1eb8', bus: '0000:01:00.0' }, { vendor_id: '8086', product_id: '1', bus: 'x' }],
+      };
+      assert.equal((await s.request('POST', '/v1/continue_inspection', { version: V, body })).status, 202);
+      const done = await waitState(uuid, 'manageable');
+      assert.deepEqual(done.properties.accelerators, [
+        { vendor_id: '10de', device_id: '1eb8', type: 'GPU', device_info: 'NVIDIA Corporation Tesla T4', pci_address: '0000:01:00.0' },
+      ]);
+      const stored = await s.request('GET', `/v1/nodes/${uuid}/inventory`, { version: V });
+      assert.deepEqual(stored.json.plugin_data.extra, { cpu: { logical: { number: 8 } }, disk: { sda: {} }, memory: { total: { size: 4 } } });
+      assert.equal(stored.json.plugin_data.data, undefined);
+    } finally {
+      s.conf.set('inspector', 'hooks', '$default_hooks,memory,cpu-capabilities,boot-mode,root-device');
+    }
+  });
+
   it('finds a node by the BMC address cached when inspection started', async () => {
     const uuid = await inspectWaitNode('by-bmc', { ipmi_address: '192.0.2.77' }, '');
     const info = (await node(uuid)).driver_internal_info;

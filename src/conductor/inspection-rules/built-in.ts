@@ -13,7 +13,7 @@ import { validationErrorText, type Schema } from '../../common/jsonschema';
 import { log } from '../../common/log';
 import { INSPECTION_RULE_SCHEMA, validateRule, type RuleDict } from '../../common/inspection-rules/validation';
 import type { Config } from '../../conf/config';
-import { parseRulesYaml } from './rules-file';
+import { parseYaml } from '../../common/yaml-block';
 
 /** The API's schema but for the priority's minimum: built-in rules may run below user ones. */
 const BUILT_IN_SCHEMA: Schema = {
@@ -30,7 +30,7 @@ export function builtInRules(conf: Config): RuleDict[] {
   if (!file) return [];
   let data: unknown;
   try {
-    data = parseRulesYaml(readFileSync(file, 'utf8'));
+    data = parseYaml(readFileSync(file, 'utf8'));
   } catch (err) {
     log.error(`Error loading built-in rules from ${file}: ${err instanceof Error ? err.message : String(err)}`);
     throw err;

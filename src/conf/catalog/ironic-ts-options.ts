@@ -138,6 +138,9 @@ export const EXTRA_OPTIONS = {
     pci_device_alias: { type: 'multistring', default: [] },
     physical_network_cidr_map: { type: 'list', default: [] },
     disk_partitioning_spacing: { type: 'bool', default: true },
+    extra_hardware_strict: { type: 'bool', default: false },
+    // Upstream's default names the data file shipped inside Ironic's package; ironic-ts ships its copy in templates/.
+    known_accelerators: { type: 'string', default: '$pybasedir/templates/known_accelerators.yaml' },
   },
   auto_discovery: {
     enabled: { type: 'bool', default: false },

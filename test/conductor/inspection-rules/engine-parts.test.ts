@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { interpolate } from '../../../src/conductor/inspection-rules/interpolate';
 import { OPERATOR_CHECKS } from '../../../src/conductor/inspection-rules/operators';
-import { parseRulesYaml } from '../../../src/conductor/inspection-rules/rules-file';
+import { parseYaml } from '../../../src/common/yaml-block';
 
 const context = {
   inventory: { cpu: { count: 4, flags: ['vmx', 'aes'] }, interfaces: [{ name: 'eth0' }], bmc_address: '192.0.2.1' },
@@ -96,7 +96,7 @@ describe('the built-in rules file', () => {
       "    args: [hello, 'it''s', {level: debug}]",
       '  description: ~',
     ].join('\n');
-    assert.deepEqual(parseRulesYaml(text), [
+    assert.deepEqual(parseYaml(text), [
       {
         uuid: '7a0c4e5e-0000-4000-8000-000000000001', priority: -5, description: 'set the arch: always',
         conditions: [{ op: 'is-true', args: { value: '{inventory[cpu][count]}' }, multiple: 'any' }],
@@ -108,8 +108,8 @@ describe('the built-in rules file', () => {
   });
 
   it('refuses what it does not read rather than guessing', () => {
-    assert.throws(() => parseRulesYaml('- a: &anchor 1'), /unsupported YAML construct/);
-    assert.throws(() => parseRulesYaml('- a: [unclosed, flow'), /unsupported flow value/);
-    assert.throws(() => parseRulesYaml('- a: |'), /unsupported YAML construct/);
+    assert.throws(() => parseYaml('- a: &anchor 1'), /unsupported YAML construct/);
+    assert.throws(() => parseYaml('- a: [unclosed, flow'), /unsupported flow value/);
+    assert.throws(() => parseYaml('- a: |'), /unsupported YAML construct/);
   });
 });

@@ -8,6 +8,7 @@ import { log } from '../../../common/log';
 import type { Config } from '../../../conf/config';
 import type { DriverTask, JsonObject } from '../../base';
 import { rootDeviceHook, raidDeviceHook } from './disks';
+import { acceleratorsHook, extraHardwareHook } from './extra-data';
 import { ramdiskErrorHook, validateInterfacesHook } from './interfaces';
 import { localLinkConnectionHook } from './lldp';
 import { physicalNetworkHook, portsHook } from './ports';
@@ -17,6 +18,7 @@ import type { InspectionHook } from './types';
 const HOOKS: ReadonlyMap<string, InspectionHook> = new Map([
   ramdiskErrorHook, validateInterfacesHook, portsHook, physicalNetworkHook, architectureHook, memoryHook,
   cpuCapabilitiesHook, bootModeHook, pciDevicesHook, rootDeviceHook, raidDeviceHook, localLinkConnectionHook,
+  extraHardwareHook, acceleratorsHook,
 ].map((hook) => [hook.name, hook]));
 
 function errorText(err: unknown): string {

@@ -1,8 +1,8 @@
 /**
- * Reads the [inspection_rules]built_in_rules file. Ironic reads it with yaml.safe_load; this reads
- * the YAML such files are written in: block sequences and mappings by indentation, plain, quoted
- * scalars, one-line flow collections, comments. Anchors, tags and multi-line scalars are not
- * supported and fail loudly.
+ * The YAML of Ironic's data files (built-in inspection rules, known accelerators), which Ironic
+ * reads with yaml.safe_load; this reads the YAML such files are written in: block sequences and
+ * mappings by indentation, plain and quoted scalars, one-line flow collections, comments.
+ * Anchors, tags and multi-line scalars are not supported and fail loudly.
  */
 
 interface Line { indent: number; text: string; no: number }
@@ -130,7 +130,7 @@ function parseBlock(lines: Line[], at: { i: number }, indent: number): unknown {
   return map;
 }
 
-export function parseRulesYaml(text: string): unknown {
+export function parseYaml(text: string): unknown {
   const lines: Line[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     if (raw.trim() === '---') return;
