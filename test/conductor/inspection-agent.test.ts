@@ -121,7 +121,8 @@ describe('agent inspection over /v1/continue_inspection', () => {
     s.conf.set('inspector', 'add_ports', 'all');
     try {
       const uuid = await inspectWaitNode('inspected-all', {}, '52:54:00:00:00:01');
-      const inv = inventory({ interfaces: [{ name: 'eth0', mac_address: '52:54:00:00:00:01' }, { name: 'eth1', mac_address: '52:54:00:00:00:02' }] });
+      // A NIC named like a prototype key is a NIC like any other.
+      const inv = inventory({ interfaces: [{ name: 'eth0', mac_address: '52:54:00:00:00:01' }, { name: '__proto__', mac_address: '52:54:00:00:00:02' }] });
       assert.equal((await s.request('POST', '/v1/continue_inspection', { version: V, body: { inventory: inv } })).status, 202);
       await waitState(uuid, 'manageable');
       const ports = await s.request('GET', `/v1/nodes/${uuid}/ports?detail=True`, { version: V });

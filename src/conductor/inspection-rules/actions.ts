@@ -26,6 +26,12 @@ function isDict(v: unknown): v is Record_ {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** A key a rule may write: `__proto__` would replace an object's prototype instead of naming a key. */
+function writable(key: string): string {
+  if (key === '__proto__') throw new Error(`'${key}' cannot be set`);
+  return key;
+}
+
 /** The dict at parts[1..-1] below `root`, created on the way (setdefault). */
 function containerFor(root: unknown, parts: string[], create: boolean): Record_ {
   let current = root;
@@ -33,7 +39,7 @@ function containerFor(root: unknown, parts: string[], create: boolean): Record_ 
     if (!isDict(current)) throw new TypeError(`'${typeof current}' object does not support item assignment`);
     if (!Object.hasOwn(current, part)) {
       if (!create) throw new Error(`'${part}'`);
-      current[part] = {};
+      current[writable(part)] = {};
     }
     current = current[part];
   }
@@ -55,7 +61,7 @@ function setPath(record: Record_, path: string, value: unknown): void {
     return;
   }
   const base = attribute(record, parts[0]);
-  containerFor(base, parts, true)[parts[parts.length - 1]] = value;
+  containerFor(base, parts, true)[writable(parts[parts.length - 1])] = value;
   record[parts[0]] = base;
 }
 
@@ -69,7 +75,7 @@ function extendPath(record: Record_, path: string, value: unknown, unique: unkno
     base = attribute(record, parts[0]);
     const holder = containerFor(base, parts, true);
     const last = parts[parts.length - 1];
-    if (!Object.hasOwn(holder, last)) holder[last] = [];
+    if (!Object.hasOwn(holder, last)) holder[writable(last)] = [];
     list = holder[last];
   }
   if (!Array.isArray(list)) throw new Error(`Cannot extend non-list attribute ${path} with value ${pyStr(value)}`);
@@ -156,12 +162,12 @@ function setNested(data: Record_, path: string, value: unknown): void {
   const keys = String(path).split('.');
   let current = data;
   for (const key of keys.slice(0, -1)) {
-    if (!Object.hasOwn(current, key)) current[key] = {};
+    if (!Object.hasOwn(current, key)) current[writable(key)] = {};
     const next = current[key];
     if (!isDict(next)) throw new TypeError(`'${typeof next}' object does not support item assignment`);
     current = next;
   }
-  current[keys[keys.length - 1]] = value;
+  current[writable(keys[keys.length - 1])] = value;
 }
 
 /** _unset_nested_dict: removing a dict's last key removes the dict from its parent too. */

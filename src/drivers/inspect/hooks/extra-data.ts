@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { log } from '../../../common/log';
+import { emptyDict } from '../../../common/own-keys';
 import { pyInt } from '../../../common/python/int';
 import { pyStr } from '../../../common/python/str';
 import { parseYaml } from '../../../common/yaml-block';
@@ -18,7 +19,7 @@ function validData(data: unknown, strict: boolean): data is unknown[][] {
 
 function child(parent: JsonObject, key: unknown): JsonObject {
   const k = pyStr(key);
-  if (!Object.hasOwn(parent, k)) parent[k] = {};
+  if (!Object.hasOwn(parent, k)) parent[k] = emptyDict();
   return parent[k] as JsonObject;
 }
 
@@ -36,7 +37,7 @@ export const extraHardwareHook: InspectionHook = {
       if (strict) delete pluginData.data;
       return;
     }
-    const converted: JsonObject = {};
+    const converted: JsonObject = emptyDict();
     for (const item of data) {
       if (item.length === 0) continue;
       // Like Ironic's setdefault chain: a short record still leaves its levels behind.

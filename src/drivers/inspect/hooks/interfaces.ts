@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import { HardwareInspectionFailure, InvalidNodeInventory } from '../../../common/errors';
 import { log } from '../../../common/log';
+import { emptyDict } from '../../../common/own-keys';
 import { pyStr } from '../../../common/python/str';
 import type { DriverTask, JsonObject } from '../../base';
 import { dictAt, type InspectionHook } from './types';
@@ -38,7 +39,7 @@ function interfacesOf(task: DriverTask, inventory: JsonObject): Record<string, J
     throw new InvalidNodeInventory({ node: task.node.uuid, reason: 'no interfaces present in inventory' });
   }
   const pxe = pxeMac(inventory);
-  const result: Record<string, JsonObject> = {};
+  const result: Record<string, JsonObject> = emptyDict();
   for (const iface of (inventory.interfaces ?? []) as JsonObject[]) {
     const name = iface.name;
     const mac = iface.mac_address;
@@ -65,7 +66,7 @@ function validInterfaces(task: DriverTask, inventory: JsonObject, all: Record<st
   if (!pxe && addPorts === 'pxe') {
     log.warning(`No boot interface provided in the inventory for node ${task.node.uuid}, will add all ports with IP addresses`);
   }
-  const result: Record<string, JsonObject> = {};
+  const result: Record<string, JsonObject> = emptyDict();
   for (const [name, iface] of Object.entries(all)) {
     const ip = iface.ipv4_address || iface.ipv6_address;
     const isPxe = iface.pxe_enabled ?? true;
