@@ -189,6 +189,15 @@ describe('agent inspection over /v1/continue_inspection', () => {
     }
   });
 
+  it('answers an ironic-inspector ramdisk (version 1.1) with the node\'s UUID only', async () => {
+    const uuid = await inspectWaitNode('at-1.1', {}, '52:54:00:00:00:51');
+    const inv = inventory({ boot: {}, interfaces: [{ name: 'eth0', mac_address: '52:54:00:00:00:51' }] });
+    const posted = await s.request('POST', '/v1/continue_inspection', { body: { inventory: inv } });
+    assert.equal(posted.status, 202, posted.text);
+    assert.deepEqual(posted.json, { uuid });
+    await waitState(uuid, 'manageable');
+  });
+
   it('finds a node by the BMC address cached when inspection started', async () => {
     const uuid = await inspectWaitNode('by-bmc', { ipmi_address: '192.0.2.77' }, '');
     const info = (await node(uuid)).driver_internal_info;
@@ -199,6 +208,7 @@ describe('agent inspection over /v1/continue_inspection', () => {
     assert.equal(posted.json.node.uuid, uuid);
     const done = await waitState(uuid, 'manageable');
     // Only an abort clears the cache (agent.py), as in Ironic.
+    assert.equal(posted.json.config.agent_token_required, true);
     assert.deepEqual(done.driver_internal_info.lookup_bmc_addresses, ['192.0.2.77']);
   });
 
