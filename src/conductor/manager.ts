@@ -14,6 +14,7 @@ import { getNodeWithToken } from './agent-token';
 import * as allocations from './allocations';
 import { doNodeClean } from './cleaning';
 import { processHeartbeat } from './continue-deploy';
+import { continueInspection } from './continue-inspection';
 import type { ConductorContext } from './context';
 import { doNodeDeploy } from './deployments';
 import * as indicators from './indicators';
@@ -269,6 +270,11 @@ export class ConductorManager implements ConductorApi {
       }
       task.spawnAfter((t) => processHeartbeat(this.tasks, t, callbackUrl, agentVersion, extra));
     });
+  }
+
+  /** Inspection data posted by the ramdisk to /v1/continue_inspection. */
+  continueInspection(nodeUuid: string, inventory: JsonObject, pluginData: JsonObject): Promise<void> {
+    return continueInspection(this.tasks, nodeUuid, inventory, pluginData);
   }
 
   /** Lookup by the ramdisk: hands out the agent token once (get_node_with_token). */

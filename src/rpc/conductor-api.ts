@@ -137,6 +137,8 @@ export interface ConductorApi {
   /** Ramdisk callbacks. */
   heartbeat(nodeUuid: string, callbackUrl: string, agentVersion: string | null, agentToken: string | null, extra: JsonObject): Promise<void>;
   getNodeWithToken(nodeUuid: string): Promise<NodeRecord>;
+  /** The inventory and plugin data the ramdisk posted to /v1/continue_inspection. */
+  continueInspection(nodeUuid: string, inventory: JsonObject, pluginData: JsonObject): Promise<void>;
 
   /** Indicators by component (shared lock). */
   getSupportedIndicators(nodeUuid: string): Promise<Record<string, Record<string, IndicatorFields>>>;

@@ -23,6 +23,7 @@ import { traitsGroup, vifsGroup } from './traits-vifs';
 import { v2025FirmwareVmedia } from './v2025-firmware-vmedia';
 import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
+import { v2025Inspection } from './v2025-inspection';
 import { volumeGroup } from './volume';
 
 // node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
@@ -52,6 +53,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   agentEventsGroup,
   nodeFieldsGroup,
   v2025FirmwareVmedia,
+  v2025Inspection,
   edgeCases,
   errors,
 ];

@@ -89,13 +89,18 @@ async function lookup(ctx: ApiContext): Promise<void> {
     // one back (Python Ironic does), so it sees it masked like any other reader.
     token = maskDriverInternalInfo(node.driver_internal_info ?? {}).agent_secret_token;
   }
-  ctx.body = {
+  ctx.body = lookupResponse(ctx, node, token);
+}
+
+/** ramdisk.py convert_with_links: the node's lookup fields and the agent configuration. */
+export function lookupResponse(ctx: ApiContext, node: NodeRecord, token: unknown): Record<string, unknown> {
+  return {
     node: nodeView(node, { base: baseUrl(ctx), version: ctx.state.version, fields: LOOKUP_FIELDS }, {}),
     config: agentConfig(ctx, token),
   };
 }
 
-async function withBadRequestOnNoHost<T>(fn: () => Promise<T>): Promise<T> {
+export async function withBadRequestOnNoHost<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {

@@ -8,6 +8,8 @@ import { ALLOCATION_SCHEMA } from '../schemas/allocation';
 import { CHASSIS_SCHEMA } from '../schemas/chassis';
 import { TEMPLATE_SCHEMA } from '../schemas/deploy-template';
 import { EVENTS_SCHEMA } from '../schemas/event';
+import { INSPECTION_DATA_SCHEMA } from '../schemas/inspection-data';
+import { INSPECTION_RULE_SCHEMA } from '../../common/inspection-rules/validation';
 import { NODE_CREATE_SCHEMA, TRAITS_BODY_SCHEMA, VIF_SCHEMA } from '../schemas/node';
 import { PATCH_SCHEMA } from '../schemas/patch';
 import { PORT_SCHEMA } from '../schemas/port';
@@ -152,7 +154,14 @@ const ROWS: Row[] = [
   ['DELETE', '/v1/volume/targets/:uuid', 'Delete a volume target', 32, 204],
   ['GET', '/v1/lookup', 'Ramdisk lookup by MAC addresses', 22, 200],
   ['POST', '/v1/heartbeat/:node_ident', 'Ramdisk heartbeat', 22, 202, { type: 'object', properties: { callback_url: { type: 'string' }, agent_version: { type: 'string' }, agent_token: { type: 'string' } } }],
+  ['POST', '/v1/continue_inspection', 'Ramdisk inspection data (also at 1.1 for ironic-inspector ramdisks)', 84, 202, INSPECTION_DATA_SCHEMA],
   ['POST', '/v1/events', 'Post external events', 54, 204, EVENTS_SCHEMA],
+  ['GET', '/v1/inspection_rules', 'List inspection rules', 96, 200],
+  ['GET', '/v1/inspection_rules/:ident', 'Show an inspection rule', 96, 200],
+  ['POST', '/v1/inspection_rules', 'Create an inspection rule', 96, 201, INSPECTION_RULE_SCHEMA],
+  ['PATCH', '/v1/inspection_rules/:ident', 'Update an inspection rule', 96, 200, PATCH_SCHEMA],
+  ['DELETE', '/v1/inspection_rules/:ident', 'Delete an inspection rule', 96, 204],
+  ['DELETE', '/v1/inspection_rules', 'Not allowed: rules are deleted one by one (400)', 96, 400],
   ['GET', '/v1/shards', 'List shards with node counts', 82, 200],
   ['GET', '/v1/shards/:name', 'Not found: shards are only listed', 82, 404],
   ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((m): Row[] => [

@@ -29,6 +29,7 @@ const ROUTES: Route[] = [
   // Agents' routes are public (is_public_api passes baremetal:driver:ipa_lookup and node:ipa_heartbeat).
   { methods: 'GET', path: /^\/v1\/lookup$/, rule: { kind: 'open' } },
   { methods: 'POST', path: /^\/v1\/heartbeat\/[^/]+$/, rule: { kind: 'open' } },
+  { methods: 'POST', path: /^\/v1\/continue_inspection$/, rule: { kind: 'open' } },
   { methods: 'GET', path: /^\/v1\/?$/, rule: { kind: 'open' } },
 
   { methods: 'GET', path: /^\/v1\/nodes(\/detail)?$/, rule: { kind: 'list', object: 'node' } },
@@ -118,6 +119,11 @@ const ROUTES: Route[] = [
   { methods: 'PATCH', path: /^\/v1\/volume\/targets\/([^/]+)$/, rule: { kind: 'child', table: 'volume_targets', policy: 'baremetal:volume:update' } },
   { methods: 'DELETE', path: /^\/v1\/volume\/connectors\/([^/]+)$/, rule: { kind: 'child', table: 'volume_connectors', policy: 'baremetal:volume:delete' } },
   { methods: 'DELETE', path: /^\/v1\/volume\/targets\/([^/]+)$/, rule: { kind: 'child', table: 'volume_targets', policy: 'baremetal:volume:delete' } },
+
+  { methods: 'GET', path: /^\/v1\/inspection_rules(\/[^/]+)?$/, rule: plain('baremetal:inspection_rule:get') },
+  { methods: 'POST', path: /^\/v1\/inspection_rules$/, rule: plain('baremetal:inspection_rule:create') },
+  { methods: 'PATCH', path: /^\/v1\/inspection_rules\/[^/]+$/, rule: plain('baremetal:inspection_rule:update') },
+  { methods: 'DELETE', path: /^\/v1\/inspection_rules\/[^/]+$/, rule: plain('baremetal:inspection_rule:delete') },
 
   { methods: 'POST', path: /^\/v1\/events$/, rule: plain('baremetal:events:post') },
   { methods: 'GET', path: /^\/v1\/shards(\/[^/]+)?$/, rule: plain('baremetal:shards:get') },
