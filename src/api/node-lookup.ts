@@ -28,7 +28,7 @@ export const NODE_RESERVED_WORDS = ['maintenance', 'management', 'states', 'vend
 
 /** Sub-resource words that, used in the node position of a path, answer a bare 404 (NodesController._lookup). */
 const SUBCONTROLLER_WORDS = new Set(['ports', 'portgroups', 'vifs', 'volume', 'traits', 'bios', 'allocation',
-  'history', 'inventory']);
+  'history', 'inventory', 'children']);
 
 const UNVERSIONED_HEADERS = ['X-OpenStack-Ironic-API-Minimum-Version', 'X-OpenStack-Ironic-API-Maximum-Version',
   'X-OpenStack-Ironic-API-Version', 'Openstack-Request-Id', 'X-Openstack-Request-Id'];

@@ -60,6 +60,10 @@ async function canSkip(task: Task, newState: string): Promise<boolean> {
 
 export async function nodePowerAction(task: Task, newState: string, timeout?: number): Promise<void> {
   task.requireExclusive();
+  if (targetOf(newState) === states.POWER_OFF && task.node.disable_power_off) {
+    log.error(`Refusing to power off node ${task.node.uuid} with disable_power_off flag set`);
+    throw new PowerStateFailure({ pstate: newState });
+  }
   if (await canSkip(task, newState)) {
     if ([states.POWER_OFF, states.SOFT_POWER_OFF, states.REBOOT, states.SOFT_REBOOT].includes(newState)) {
       wipeOnPowerOff(task);

@@ -5,6 +5,7 @@
 import Router from '@koa/router';
 import type { ApiState } from '../state';
 import { addAllocationRoutes } from './node-actions/allocation';
+import { addChildrenRoutes } from './node-actions/children';
 import { addIndicatorRoutes } from './node-actions/indicators';
 import { addMaintenanceRoutes } from './node-actions/maintenance';
 import { addManagementRoutes } from './node-actions/management';
@@ -27,5 +28,6 @@ export function nodeActionsRouter(): Router<ApiState> {
   addVifRoutes(router);
   addSublistRoutes(router);
   addAllocationRoutes(router);
+  addChildrenRoutes(router);
   return router;
 }

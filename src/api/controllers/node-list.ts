@@ -31,9 +31,9 @@ const VALID_FAULTS = ['power failure', 'clean failure', 'rescue abort failure'];
 const FILTER_ARGS = ['chassis_uuid', 'instance_uuid', 'associated', 'maintenance', 'retired', 'provision_state',
   'marker', 'limit', 'sort_key', 'sort_dir', 'driver'];
 const LIST_ARGS = [...FILTER_ARGS, 'fields', 'resource_class', 'fault', 'conductor_group', 'detail', 'conductor', 'owner',
-  'description_contains', 'lessee', 'project', 'shard', 'sharded'];
+  'description_contains', 'lessee', 'project', 'shard', 'sharded', 'include_children', 'parent_node'];
 const DETAIL_ARGS = [...FILTER_ARGS, 'resource_class', 'fault', 'conductor_group', 'conductor', 'owner',
-  'description_contains', 'lessee', 'project', 'shard', 'sharded'];
+  'description_contains', 'lessee', 'project', 'shard', 'sharded', 'include_children', 'parent_node'];
 
 interface ListArgs {
   chassisUuid: string | null; instanceUuid: string | null; associated: boolean | null; maintenance: boolean | null;
@@ -42,11 +42,25 @@ interface ListArgs {
   fault: string | null; conductorGroup: string | null; detail: boolean | null; rawDetail: string | undefined;
   conductor: string | null; owner: string | null; descriptionContains: string | null; lessee: string | null;
   project: string | null; shard: string[] | null; sharded: boolean | null;
+  /** Python truthiness of include_children: detail takes it (and parent_node) unchecked, as raw text. */
+  includeChildren: boolean; childArgsGiven: boolean; parentNode: string | null;
+}
+
+/** get_all validates include_children and parent_node; detail passes the query text on as it is. */
+function childArgs(q: Record<string, string | undefined>, detailPath: boolean):
+  Pick<ListArgs, 'includeChildren' | 'childArgsGiven' | 'parentNode'> {
+  const childArgsGiven = q.include_children !== undefined || q.parent_node !== undefined;
+  if (detailPath) return { includeChildren: Boolean(q.include_children), childArgsGiven, parentNode: q.parent_node ?? null };
+  return {
+    includeChildren: args.boolean('include_children', q.include_children) === true,
+    childArgsGiven,
+    parentNode: args.string('parent_node', q.parent_node),
+  };
 }
 
 /** args.validate over the query, in get_all's parameter order. */
-function parseArgs(ctx: ApiContext, accepted: string[], chassisUuid: string | null): ListArgs {
-  const q = readQuery(ctx, accepted);
+function parseArgs(ctx: ApiContext, detailPath: boolean, chassisUuid: string | null): ListArgs {
+  const q = readQuery(ctx, detailPath ? DETAIL_ARGS : LIST_ARGS);
   if (chassisUuid !== null && q.chassis_uuid !== undefined) {
     // Python's TypeError (a 500) in Ironic: the path already names the chassis.
     throw new InvalidParameterValue('chassis_uuid cannot be given as a query argument: the path names the chassis');
@@ -76,6 +90,7 @@ function parseArgs(ctx: ApiContext, accepted: string[], chassisUuid: string | nu
     project: args.string('project', q.project),
     shard: args.stringList('shard', q.shard),
     sharded: args.boolean('sharded', q.sharded),
+    ...childArgs(q, detailPath),
   };
 }
 
@@ -124,6 +139,7 @@ function checkFilterVersions(ctx: ApiContext, a: ListArgs, detailPath: boolean):
   }
   if (a.shard !== null && v < V.SHARDS) throw minimal(V.SHARDS);
   if (a.sharded !== null && v < V.SHARDS) throw minimal(V.SHARDS);
+  if (!detailPath && a.childArgsGiven && v < V.PARENT_CHILD_NODES) throw minimal(V.PARENT_CHILD_NODES);
 }
 
 async function chassisIdFor(ctx: ApiContext, chassisUuid: string): Promise<number> {
@@ -151,6 +167,11 @@ async function buildFilters(ctx: ApiContext, a: ListArgs): Promise<NodeFilters> 
   if (a.retired !== null) f.retired = a.retired;
   if (a.instanceUuid !== null) f.instance_uuid = a.instanceUuid;
   if (a.sharded !== null) f.sharded = a.sharded;
+  // At every version a list shows only nodes without a parent, unless children are asked for.
+  if (!a.includeChildren) {
+    if (a.parentNode !== null) f.parent_node = a.parentNode;
+    else f.include_children = false;
+  }
   // A caller limited by policy to its project sees the nodes it owns or leases.
   Object.assign(f, listScope(ctx.state.auth));
   return f;
@@ -179,7 +200,7 @@ interface NodeListParent {
 
 /** The handler behind every node list route; `detailPath` for the /detail variants. */
 export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, detailPath = false): Promise<void> {
-  const a = parseArgs(ctx, detailPath ? DETAIL_ARGS : LIST_ARGS, parent.chassisUuid ?? null);
+  const a = parseArgs(ctx, detailPath, parent.chassisUuid ?? null);
   checkFilterVersions(ctx, a, detailPath);
   const fields = detailPath ? null : returnFields(ctx, a.fields, a.detail, a.rawDetail, DEFAULT_LIST_FIELDS);
   const limit = validateLimit(ctx, a.limit);

@@ -5,13 +5,14 @@
  */
 import type Koa from 'koa';
 import type { ApiState } from '../state';
+import { V } from '../versions';
 import { mayGetNode, nodeOwnerTarget, type RequestAuth } from './scope';
 import type { PolicyTarget } from './check';
 import { ruleFor, RouteRule } from './routes';
 import { nodePatchPolicies } from './node-patch';
 import { redactNodeBodies } from './node-redaction';
 import {
-  AllocationNotFound, HTTPForbidden, Invalid, IronicError, NodeNotFound, NotAuthorized, PortNotFound, PortgroupNotFound,
+  AllocationNotFound, HTTPForbidden, Invalid, IronicError, NodeNotFound, NotAuthorized, NotFound, PortNotFound, PortgroupNotFound,
   VolumeConnectorNotFound, VolumeTargetNotFound,
 } from '../../common/errors';
 import { allocationOwner, childNodeOwnership, nodeOwnership, NodeOwnership } from '../../db/repositories/ownership';
@@ -64,6 +65,7 @@ async function apply(ctx: Ctx, auth: RequestAuth, rule: RouteRule, ident: string
       }
       return;
     }
+    case 'nodeChildren': return checkNodeChildren(ctx, auth, ident);
     case 'child': {
       if (ident === null) return;
       const child = await childNodeOwnership(ctx.state.deps.db, rule.table, ident);
@@ -92,6 +94,24 @@ function checkOnNode(auth: RequestAuth, policies: string[], node: NodeOwnership,
     throw new HTTPForbidden({ resource: 'baremetal:node:get' });
   }
   for (const policy of policies) auth.enforcer.authorize(policy, auth.creds, target);
+}
+
+/**
+ * NodeChildrenController.get_all: a parent the caller may not get is a plain 404 (never a 403), then
+ * check_list_policy decides which of its children the caller sees. Below 1.83 the route does not exist.
+ */
+async function checkNodeChildren(ctx: Ctx, auth: RequestAuth, ident: string | null): Promise<void> {
+  if (ctx.state.version < V.PARENT_CHILD_NODES) return;
+  const node = ident === null ? null : await nodeOwnership(ctx.state.deps.db, ident);
+  if (node) {
+    try {
+      checkOnNode(auth, [], node, () => new NodeNotFound({ node: ident }));
+    } catch (err) {
+      if (err instanceof HTTPForbidden) throw new NotFound();
+      throw err;
+    }
+  }
+  checkList(ctx, auth, 'node');
 }
 
 function childNotFound(table: string, ident: string): IronicError {

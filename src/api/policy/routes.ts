@@ -17,6 +17,7 @@ export type RouteRule =
   | { kind: 'allocationCreate' }
   | { kind: 'nodePatch' }
   | { kind: 'nodeDelete' }
+  | { kind: 'nodeChildren' }
   | { kind: 'open' };
 
 interface Route { methods: string; path: RegExp; rule: RouteRule }
@@ -63,6 +64,7 @@ const ROUTES: Route[] = [
   { methods: 'GET', path: rx(`${N}/bios(/[^/]+)?$`), rule: node('baremetal:node:bios:get') },
   { methods: 'GET', path: rx(`${N}/history(/[^/]+)?$`), rule: node('baremetal:node:history:get') },
   { methods: 'GET', path: rx(`${N}/inventory$`), rule: node('baremetal:node:inventory:get') },
+  { methods: 'GET', path: rx(`${N}/children$`), rule: { kind: 'nodeChildren' } },
   { methods: 'GET', path: rx(`${N}/ports(/.*)?$`), rule: node('baremetal:port:list') },
   { methods: 'GET', path: rx(`${N}/portgroups(/.*)?$`), rule: node('baremetal:portgroup:list') },
   { methods: 'GET', path: rx(`${N}/volume(/.*)?$`), rule: node('baremetal:volume:list') },

@@ -81,7 +81,9 @@ async function syncOne(manager: ConductorManager, task: Task, count: number): Pr
     await maxRetriesExceeded(manager, task, actual);
     return count;
   }
-  if (manager.ctx.conf.bool('conductor', 'force_power_state_during_sync') && task.driver.power.supportsPowerSync(task)) {
+  // A node that may not be powered off is never forced back to its recorded state either.
+  if (manager.ctx.conf.bool('conductor', 'force_power_state_during_sync') && task.driver.power.supportsPowerSync(task) &&
+    !node.disable_power_off) {
     await nodePowerAction(task, node.power_state).catch((err: unknown) =>
       log.error(`Failed to change power state of node ${node.uuid} to '${node.power_state}', attempt ${count} of ` +
         `${maxRetries}: ${errorText(err)}`));

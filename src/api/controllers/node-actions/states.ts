@@ -3,7 +3,7 @@
  * summary, power, RAID target, boot mode, secure boot and the console.
  */
 import type Router from '@koa/router';
-import { Conflict, InvalidParameterValue, InvalidStateRequested, NodeConsoleNotEnabled, NotAcceptable, NotFound,
+import { Conflict, InvalidParameterValue, InvalidStateRequested, NodeConsoleNotEnabled, NotAcceptable, NotFound, PowerStateFailure,
   UnsupportedDriverExtension } from '../../../common/errors';
 import { UNSTABLE_STATES } from '../../machine';
 import { getNodeByIdent } from '../../node-lookup';
@@ -61,6 +61,9 @@ async function setPower(ctx: Ctx): Promise<void> {
   }
   if (node.provision_state === 'clean wait' || node.provision_state === 'cleaning') {
     throw new InvalidStateRequested({ action: target, node: ident, state: node.provision_state });
+  }
+  if ((target === 'power off' || target === 'soft power off') && node.disable_power_off) {
+    throw new PowerStateFailure({ pstate: target });
   }
   await ctx.state.deps.conductor.changeNodePowerState(node.uuid, target, timeout ?? undefined);
   accepted(ctx);
