@@ -18,6 +18,7 @@ import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { portDict, portView, sanitizePort } from '../views/port';
 import { getPortgroupByIdent } from './portgroup-lookup';
+import { getPortByIdent } from './port-lookup';
 import { createPort, deletePort, patchPort } from './ports-write';
 import { checkAllowedPortFields } from './port-fields';
 
@@ -152,9 +153,8 @@ async function portsBody(ctx: ApiContext, ports: PortRecord[], limit: number, fi
 
 async function showPort(ctx: ApiContext): Promise<void> {
   const q = readQuery(ctx, ['fields']);
-  const uuid = args.uuid('port_uuid', ctx.params.port_uuid)!;
   const fields = args.stringList('fields', q.fields);
-  const port = await portsRepo.get(ctx.state.deps.db, uuid);
+  const port = await getPortByIdent(ctx, ctx.params.port_uuid);
   checkAllowFields(ctx, fields);
   checkAllowedPortFields(ctx, fields);
   const refs = (await portRefsOf(ctx, [port]))(port);

@@ -42,6 +42,8 @@ const ROWS: Row[] = [
   ['GET', `${N}/*rest`, 'Unknown node sub-resource', 1, 404],
   ['GET', `${N}/ports/:port_ident`, 'Not permitted: list the node\'s ports instead', 1, 403],
   ['GET', `${N}/portgroups/:portgroup_ident`, 'Not permitted: list the node\'s portgroups instead', 24, 403],
+  ['GET', `${N}/children`, 'The UUIDs of the node\'s child nodes', 83, 200],
+  ['GET', `${N}/children/*rest`, 'Refused: the children list takes no path arguments (405)', 83, 405],
   ['GET', `${N}/states`, 'Node states', 1, 200],
   ['PUT', `${N}/states/power`, 'Change power state', 1, 202, POWER_BODY_SCHEMA],
   ['PUT', `${N}/states/provision`, 'Change provision state', 1, 202, PROVISION_BODY_SCHEMA],

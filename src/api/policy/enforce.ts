@@ -139,13 +139,14 @@ function checkList(ctx: Ctx, auth: RequestAuth, object: string): void {
 
 /**
  * PortsController.post / PortgroupsController.post: the rule is the child's, the target the node
- * named by node_uuid. A node the caller may not get (baremetal:node:get) counts as missing, and a
+ * named by node_uuid (or a port's node_ident). A node the caller may not get (baremetal:node:get) counts as missing, and a
  * missing node is checked as unowned; the controller then answers its NodeNotFound.
  */
 async function checkChildCreate(ctx: Ctx, auth: RequestAuth, policy: string): Promise<void> {
   const body = ctx.state.body;
-  const nodeIdent = body !== null && typeof body === 'object' && !Array.isArray(body)
-    ? (body as Record<string, unknown>).node_uuid : undefined;
+  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : {};
+  // A port may name its node by node_ident (1.94) instead.
+  const nodeIdent = fields.node_ident || fields.node_uuid;
   let node = typeof nodeIdent === 'string' && nodeIdent ? await nodeOwnership(ctx.state.deps.db, nodeIdent) : null;
   if (node && !mayGetNode(auth, node)) node = null;
   auth.enforcer.authorize(policy, auth.creds, nodeOwnerTarget(auth, node));

@@ -10,6 +10,7 @@ import { listScope } from '../../policy/scope';
 import { readQuery } from '../../schemas/list-query';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
+import { methodNotAllowed } from '../method-rules';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
@@ -28,6 +29,14 @@ async function listChildren(ctx: Ctx): Promise<void> {
   };
 }
 
+/** get_all takes no path arguments: pecan answers a longer GET path with 405. */
+function belowChildren(ctx: Ctx): void {
+  checkPathIdent(ctx.params.node_ident);
+  if (ctx.state.version < V.PARENT_CHILD_NODES) throw routingNotFound();
+  throw methodNotAllowed(['GET']);
+}
+
 export function addChildrenRoutes(router: Router<ApiState>): void {
   router.get('/v1/nodes/:node_ident/children', listChildren);
+  router.get('/v1/nodes/:node_ident/children/*rest', belowChildren);
 }
