@@ -76,6 +76,19 @@ export async function getNodeByIdent(ctx: ApiContext, ident: string): Promise<No
 }
 
 /**
+ * get_rpc_node_with_suffix (a node's show, PATCH and DELETE): when a `.json` suffix was stripped
+ * from the path and no node has the remaining ident, the ident with the suffix is tried.
+ */
+export async function getNodeByPathIdent(ctx: ApiContext, ident: string): Promise<NodeRecord> {
+  try {
+    return await getNodeByIdent(ctx, ident);
+  } catch (err) {
+    if (!(err instanceof NodeNotFound) || !ctx.state.jsonSuffix) throw err;
+    return getNodeByIdent(ctx, `${ident}.json`);
+  }
+}
+
+/**
  * The node a request body refers to by uuid (port.node_uuid, portgroup.node_uuid, volume *.node_uuid):
  * a missing node is NodeNotFound with 400, as replace_node_uuid_with_id re-raises it.
  */

@@ -10,7 +10,7 @@ import { DICT_FIELDS, OBJECT_FIELDS, PATCH_ALLOWED_FIELDS } from '../../db/node-
 import * as nodesRepo from '../../db/repositories/nodes';
 import { applyJsonPatch, PatchOp } from '../jsonpatch';
 import { baseUrl } from '../links';
-import { getNodeByIdent, NodeRecord as LoadedNode } from '../node-lookup';
+import { getNodeByPathIdent, NodeRecord as LoadedNode } from '../node-lookup';
 import * as args from '../schemas/args';
 import { NODE_DESCRIPTION_MAX_LENGTH, NODE_PATCH_RESULT_SCHEMA, validateNodeBody } from '../schemas/node';
 import { bestMatch, iterErrors } from '../schemas/jsonschema';
@@ -120,7 +120,7 @@ export async function patchNode(ctx: ApiContext, ident: string): Promise<void> {
   const patch = readPatch(bodyOrEmpty(ctx));
   if (resetInterfaces !== null && ctx.state.version < V.RESET_INTERFACES) throw new NotAcceptable();
   validatePatch(ctx, patch, resetInterfaces);
-  const node = await getNodeByIdent(ctx, ident);
+  const node = await getNodeByPathIdent(ctx, ident);
   const parentNode = await patchedParentNode(ctx, node, patch);
   await checkNodeState(ctx, node, patch, ident);
   const names = patchValues(patch, '/name');

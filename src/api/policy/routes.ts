@@ -69,11 +69,13 @@ const ROUTES: Route[] = [
   { methods: 'GET', path: rx(`${N}/portgroups(/.*)?$`), rule: node('baremetal:portgroup:list') },
   { methods: 'GET', path: rx(`${N}/volume(/.*)?$`), rule: node('baremetal:volume:list') },
   { methods: 'GET', path: rx(`${N}/allocation$`), rule: node('baremetal:allocation:get') },
+  // Any other one segment below a node is get_one's positional `fields`.
+  { methods: 'GET', path: rx(`${N}/[^/]+$`), rule: node('baremetal:node:get') },
   { methods: 'DELETE', path: rx(`${N}/allocation$`), rule: node('baremetal:allocation:delete') },
 
   { methods: 'GET', path: /^\/v1\/ports(\/detail)?$/, rule: { kind: 'list', object: 'port' } },
   { methods: 'POST', path: /^\/v1\/ports$/, rule: { kind: 'childCreate', policy: 'baremetal:port:create' } },
-  { methods: 'GET', path: /^\/v1\/ports\/([^/]+)(\/detail)?$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:get' } },
+  { methods: 'GET', path: /^\/v1\/ports\/([^/]+)(\/[^/]+)?$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:get' } },
   { methods: 'PATCH', path: /^\/v1\/ports\/([^/]+)$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:update' } },
   { methods: 'DELETE', path: /^\/v1\/ports\/([^/]+)$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:delete' } },
 

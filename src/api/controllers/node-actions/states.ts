@@ -159,9 +159,5 @@ export function addStateRoutes(router: Router<ApiState>): void {
   router.put('/v1/nodes/:node_ident/states/secure_boot', setSecureBoot);
   router.get('/v1/nodes/:node_ident/states/console', getConsole);
   router.put('/v1/nodes/:node_ident/states/console', setConsole);
-  // NodesController.states is also a plain attribute in pecan: /nodes/states/{node} and
-  // /nodes/states/console/{node} reach the same controllers with the node as the last segment.
-  router.get('/v1/nodes/states/console/:node_ident', getConsole);
-  router.put('/v1/nodes/states/console/:node_ident', setConsole);
-  router.get('/v1/nodes/states/:node_ident', getStates);
+  // /v1/nodes/states/{node} and the like are rewritten to these paths (middleware/attribute-routes.ts).
 }
