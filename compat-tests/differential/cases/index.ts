@@ -22,6 +22,7 @@ import { provisioningGroup } from './provisioning';
 import { traitsGroup, vifsGroup } from './traits-vifs';
 import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
+import { v2025NodesPortsGroup } from './v2025-nodes-ports';
 import { volumeGroup } from './volume';
 
 // node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
@@ -51,5 +52,6 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   agentEventsGroup,
   nodeFieldsGroup,
   edgeCases,
+  v2025NodesPortsGroup,
   errors,
 ];

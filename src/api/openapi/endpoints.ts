@@ -43,6 +43,8 @@ const ROWS: Row[] = [
   ['GET', `${N}/ports/:port_ident`, 'Not permitted: list the node\'s ports instead', 1, 403],
   ['GET', `${N}/portgroups/:portgroup_ident`, 'Not permitted: list the node\'s portgroups instead', 24, 403],
   ['GET', `${N}/children`, 'The UUIDs of the node\'s child nodes', 83, 200],
+  ['GET', '/v1/nodes/management/indicators/:node_ident',
+    'Refused: IndicatorController.get_one needs the indicator after the node (400)', 63, 400],
   ['GET', `${N}/children/*rest`, 'Refused: the children list takes no path arguments (405)', 83, 405],
   ['GET', `${N}/states`, 'Node states', 1, 200],
   ['PUT', `${N}/states/power`, 'Change power state', 1, 202, POWER_BODY_SCHEMA],
@@ -161,7 +163,7 @@ const ROWS: Row[] = [
 ];
 
 /** Paths whose other methods exist only to answer Ironic's 405. */
-const METHOD_NOT_ALLOWED_PATHS = ['/v1/events', '/v1/shards', '/v1', '/v1/'];
+const METHOD_NOT_ALLOWED_PATHS = ['/v1/events', '/v1/shards', '/v1', '/v1/', '/v1/nodes/:node_ident/children'];
 
 export function endpointDoc(method: string, path: string): EndpointDoc | undefined {
   const row = ROWS.find(([m, p]) => m === method && p === path);

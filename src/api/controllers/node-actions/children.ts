@@ -10,14 +10,13 @@ import { listScope } from '../../policy/scope';
 import { readQuery } from '../../schemas/list-query';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
-import { methodNotAllowed } from '../method-rules';
+import { methodNotAllowed, refuseOtherVerbs } from '../method-rules';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
 async function listChildren(ctx: Ctx): Promise<void> {
   const ident = ctx.params.node_ident;
-  checkPathIdent(ident);
-  if (ctx.state.version < V.PARENT_CHILD_NODES) throw routingNotFound();
+  lookup(ctx);
   readQuery(ctx, []);
   const parent = await getNodeByIdent(ctx, ident);
   const children = await nodesRepo.list(ctx.state.deps.db, { parent_node: parent.uuid, ...listScope(ctx.state.auth) },
@@ -29,14 +28,20 @@ async function listChildren(ctx: Ctx): Promise<void> {
   };
 }
 
+/** _lookup's checks: the ident's form, then the version the controller needs. */
+function lookup(ctx: ApiContext): void {
+  checkPathIdent((ctx as Ctx).params.node_ident);
+  if (ctx.state.version < V.PARENT_CHILD_NODES) throw routingNotFound();
+}
+
 /** get_all takes no path arguments: pecan answers a longer GET path with 405. */
 function belowChildren(ctx: Ctx): void {
-  checkPathIdent(ctx.params.node_ident);
-  if (ctx.state.version < V.PARENT_CHILD_NODES) throw routingNotFound();
+  lookup(ctx);
   throw methodNotAllowed(['GET']);
 }
 
 export function addChildrenRoutes(router: Router<ApiState>): void {
   router.get('/v1/nodes/:node_ident/children', listChildren);
   router.get('/v1/nodes/:node_ident/children/*rest', belowChildren);
+  refuseOtherVerbs(router, '/v1/nodes/:node_ident/children', ['get'], lookup);
 }
