@@ -4,6 +4,8 @@ import { startConductorService, ConductorService } from '../../src/conductor/ser
 import { PowerStateFailure } from '../../src/common/errors';
 import * as nodeRepo from '../../src/db/repositories/nodes';
 import { tearDownInbandCleaning } from '../../src/drivers/agent/inband-cleaning';
+import { tearDownAgent } from '../../src/drivers/agent/deploy-steps';
+import type { AgentClient } from '../../src/drivers/agent/client';
 import { registerInterface } from '../../src/drivers/catalog';
 import { createFakePower } from '../../src/drivers/power/fake';
 import type { PowerInterface } from '../../src/drivers/base';
@@ -75,4 +77,19 @@ test('in-band cleaning ends with a reboot instead of a power off', async () => {
     await tearDownInbandCleaning(task, false);
   });
   assert.deepEqual(states, ['rebooting']);
+});
+
+test('tear_down_agent locks the agent down instead of powering the node off', async () => {
+  const node = await nodeThatStaysOn('deployed');
+  const calls: string[] = [];
+  const client = {
+    async lockdown() { calls.push('lockdown'); },
+    async powerOff() { calls.push('power_off'); return {}; },
+    async sync() { calls.push('sync'); return {}; },
+  } as unknown as AgentClient;
+  await svc.manager.tasks.run(node.uuid, { purpose: 'test' }, async (task) => {
+    task.powerAction = async (state: string) => { calls.push(state); };
+    await tearDownAgent(task, client);
+  });
+  assert.deepEqual(calls, ['lockdown']);
 });

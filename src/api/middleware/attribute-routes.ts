@@ -19,7 +19,7 @@ const ATTRIBUTE_PATHS: readonly RegExp[] = [
 ];
 
 /** The usual form of an attribute route's path; the path itself when it is none. */
-export function canonicalNodePath(path: string): string {
+function canonicalNodePath(path: string): string {
   for (const re of ATTRIBUTE_PATHS) {
     const m = re.exec(path);
     if (m) return `/v1/nodes/${m[2]}/${m[1]}${m[3]}`;
