@@ -60,6 +60,15 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
   'errors/body nested 5,000 levels':
     'Ironic 21.4.4 fails with an empty 500 (Python\'s recursion limit) and 29.0.5 looks the node up (404); ironic-ts ' +
     'refuses JSON nested past 100 levels with a 400 before anything else, as the hardening issue requires.',
+  'v2025-nodes-ports/children with fields (Ironic: TypeError)':
+    'Ironic 29.0.5 fails with a 500 (TypeError: get_all() got an unexpected keyword argument \'fields\'); ironic-ts answers ' +
+    'the 400 "Unexpected arguments: fields" it gives any resource for an argument it does not take.',
+  'v2025-nodes-ports/children at 1.82 (Ironic: empty 500)':
+    'Ironic 29.0.5 raises its HTTPNotFound inside pecan\'s routing below 1.83 and answers an empty 500; ironic-ts answers ' +
+    'the routing 404 that exception means, as for every other node sub-resource below its version.',
+  'v2025-nodes-ports/.json list at latest (Ironic: 500)':
+    'Ironic 29.0.5\'s JsonExtensionMiddleware cannot parse "latest" and fails with a 500; ironic-ts reads "latest" as the ' +
+    'newest version (no .json stripping from 1.91) and answers the 404 of an unknown path.',
   'errors/body not UTF-8':
     'Both answer webob\'s 400 Bad Request; Ironic 21.4.4\'s description is empty, ironic-ts says the body is not UTF-8.',
 };

@@ -61,6 +61,23 @@ describe('ports: name (1.88), OVN VTEP links (1.90), node_ident (1.94)', () => {
     assert.equal(renamed.json.name, 'p5');
   });
 
+  it('moves a port to a node named by UUID or name, refusing unknown nodes and other owners alike', async () => {
+    await makeNode(s.db, { name: 'node-b' });
+    await makeNode(s.db, { name: 'node-owned', owner: 'someone' });
+    const moved = await s.request('PATCH', '/v1/ports/p1', { version: V, body: [{ op: 'replace', path: '/node_uuid', value: 'node-b' }] });
+    assert.equal(moved.status, 200);
+    assert.notEqual(moved.json.node_uuid, NODE);
+    for (const value of ['nope', 5, 'node-owned']) {
+      const bad = await s.request('PATCH', '/v1/ports/p1', { version: V, body: [{ op: 'replace', path: '/node_uuid', value }] });
+      assert.equal(bad.status, 400);
+      assert.equal(faultOf(bad.json), `Unable to apply the requested node_uuid '${value}'. Requested value was invalid.`);
+    }
+    // Removing node_uuid keeps the port where it is.
+    const kept = await s.request('PATCH', '/v1/ports/p1', { version: V, body: [{ op: 'remove', path: '/node_uuid' }] });
+    assert.equal(kept.json.node_uuid, moved.json.node_uuid);
+    await s.request('PATCH', '/v1/ports/p1', { version: V, body: [{ op: 'replace', path: '/node_uuid', value: NODE }] });
+  });
+
   it('takes OVN VTEP switches in local_link_connection from 1.90 and hides them below', async () => {
     const body = { address: '52:54:00:00:01:01', node_uuid: NODE, name: 'ovn', local_link_connection: OVN };
     assert.equal((await s.request('POST', '/v1/ports', { version: '1.89', body })).status, 406);

@@ -17,7 +17,7 @@ import { disallowedFields, nodeView } from '../views/node';
 import { loadNodeExtras } from '../views/node-extras';
 import { bodyOrEmpty, conductorTopic } from './node-actions/params';
 import { ClientSideError } from './node-errors';
-import { parentNodeUuid } from './node-parent';
+import { linkedNode } from './node-link';
 
 /** reject_fields_in_newer_versions: a field the version does not know must be absent or empty. */
 function rejectNewerFields(node: Record<string, unknown>, version: number): void {
@@ -81,7 +81,7 @@ export async function createNode(ctx: ApiContext): Promise<void> {
   applyProjectScope(ctx, node);
   const chassisId = await chassisIdForBody(ctx, node.chassis_uuid);
   delete node.chassis_uuid;
-  if (node.parent_node) node.parent_node = await parentNodeUuid(ctx, (node.owner ?? null) as string | null, node.parent_node);
+  if (node.parent_node) node.parent_node = (await linkedNode(ctx, (node.owner ?? null) as string | null, node.parent_node, 'parent_node')).uuid;
   const values = { ...node, chassis_id: chassisId } as Partial<NodeRecord>;
   await conductorTopic(ctx, { uuid: String(values.uuid), driver: values.driver ?? null, conductor_group: values.conductor_group ?? '' }, true);
   const created = await ctx.state.deps.conductor.createNode(values);

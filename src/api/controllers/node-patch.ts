@@ -24,7 +24,7 @@ import { disallowedFields, nodeView } from '../views/node';
 import { hostOfTopic, loadNodeExtras } from '../views/node-extras';
 import { chassisIdForBody, checkNamesAcceptable } from './node-create';
 import { ClientSideError } from './node-errors';
-import { patchedParentNode } from './node-parent';
+import { patchedLinkedNode } from './node-link';
 import { bodyOrEmpty, conductorTopic } from './node-actions/params';
 
 function validatePatch(ctx: ApiContext, patch: PatchOp[], resetInterfaces: boolean | null): void {
@@ -121,14 +121,14 @@ export async function patchNode(ctx: ApiContext, ident: string): Promise<void> {
   if (resetInterfaces !== null && ctx.state.version < V.RESET_INTERFACES) throw new NotAcceptable();
   validatePatch(ctx, patch, resetInterfaces);
   const node = await getNodeByPathIdent(ctx, ident);
-  const parentNode = await patchedParentNode(ctx, node, patch);
+  const parent = await patchedLinkedNode(ctx, node, patch, 'parent_node');
   await checkNodeState(ctx, node, patch, ident);
   const names = patchValues(patch, '/name');
   if (names.length > 0) {
     checkNamesAcceptable(ctx, names, (name) => `Node ${ident}: Cannot change name to invalid name '${name}'`);
   }
   const doc = applyJsonPatch(asDict(node, await chassisUuidOf(ctx, node.chassis_id)), patch, nodeEchoMask);
-  if (parentNode !== null) doc.parent_node = parentNode;
+  if (parent !== null) doc.parent_node = parent.uuid;
   const schemaFields = NODE_PATCH_RESULT_SCHEMA.properties ?? {};
   for (const key of Object.keys(doc)) if (!Object.hasOwn(schemaFields, key)) delete doc[key];
   const patched = validateNodeBody('patch', doc, NODE_PATCH_RESULT_SCHEMA);

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  Conflict, defineError, Invalid, InvalidIdentity, InvalidParameterValue, NodeNotFound, NotAcceptable, PortgroupNotFound, inBody,
+  Conflict, defineError, Invalid, InvalidParameterValue, NodeNotFound, NotAcceptable, PortgroupNotFound, inBody,
 } from '../../common/errors';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../../db/models';
 import { isNotFound } from '../../db/errors';
@@ -25,6 +25,7 @@ import { V } from '../versions';
 import { portView } from '../views/port';
 import { checkAllowedPortFields } from './port-fields';
 import { getPortByIdent } from './port-lookup';
+import { patchedLinkedNode } from './node-link';
 
 /** A 404 re-raised as 400 because the missing thing was named in the request body. */
 
@@ -122,24 +123,6 @@ function patchDocument(port: PortRecord, nodeUuid: string, portgroupUuid: string
   return doc;
 }
 
-async function nodeForPatchedUuid(ctx: ApiContext, ident: unknown, current: NodeRecord): Promise<NodeRecord> {
-  if (ident === current.uuid) return current;
-  if (typeof ident === 'number' || (typeof ident === 'string' && /^[+-]?\d+$/.test(ident))) {
-    return nodeOr400(ctx, Number(ident), String(ident));
-  }
-  if (!args.isUuidLike(ident)) throw new InvalidIdentity({ identity: args.pyStr(ident) });
-  return nodeOr400(ctx, ident, ident);
-}
-
-async function nodeOr400(ctx: ApiContext, key: number | string, shown: string): Promise<NodeRecord> {
-  try {
-    return await nodesRepo.get(ctx.state.deps.db, key);
-  } catch (err) {
-    if (isNotFound(err, 'Node')) throw inBody(new NodeNotFound({ node: shown }));
-    throw err;
-  }
-}
-
 /** Values of the schema's fields that differ from the stored port (patch_update_changed_fields). */
 function changedFields(port: PortRecord, doc: Record<string, unknown>, nodeId: number, portgroupId: number | null): Partial<PortRecord> {
   const changes: Record<string, unknown> = {};
@@ -163,13 +146,15 @@ export async function patchPort(ctx: ApiContext): Promise<void> {
     'physical_network', 'is_smartnic', 'local_link_connection/network_type']));
   const db = ctx.state.deps.db;
   const port = await getPortByIdent(ctx, ctx.params.port_uuid);
-  let node: NodeRecord = await nodesRepo.get(db, port.node_id ?? -1);
+  const current: NodeRecord = await nodesRepo.get(db, port.node_id ?? -1);
   let portgroup = port.portgroup_id !== null ? await portgroupsRepo.get(db, port.portgroup_id) : null;
-  const doc = applyJsonPatch(patchDocument(port, node.uuid, portgroup ? portgroup.uuid : null), patch);
+  // A new node_uuid (UUID or name) must be a node the caller sees with the current node's owner.
+  const node = await patchedLinkedNode(ctx, current, patch, 'node_uuid') ?? current;
+  const doc = applyJsonPatch(patchDocument(port, current.uuid, portgroup ? portgroup.uuid : null), patch);
+  doc.node_uuid = node.uuid;
   if (isPathUpdated(patch, '/portgroup_uuid')) {
     portgroup = doc.portgroup_uuid ? await portgroupByUuidInBody(ctx, String(doc.portgroup_uuid)) : null;
   }
-  node = await nodeForPatchedUuid(ctx, doc.node_uuid, node);
   for (const key of Object.keys(doc)) if (!Object.hasOwn(PORT_SCHEMA.properties!, key)) delete doc[key];
   PORT_VALIDATOR('patch', doc);
   const changes = changedFields(port, doc, node.id, portgroup ? portgroup.id : null);
