@@ -220,6 +220,7 @@ export const SwiftObjectNotFoundError = defineError('SwiftObjectNotFoundError', 
 export const SwiftObjectStillExists = defineError('SwiftObjectStillExists', 500, "Clean up failed for swift object %(obj)s during deletion of node %(node)s.", IronicError);
 export const Unauthorized = defineError('Unauthorized', 500, "An unknown exception occurred.", IronicError);
 export const UnsupportedDriverExtension = defineError('UnsupportedDriverExtension', 400, "Driver %(driver)s does not support %(extension)s (disabled or not implemented).", Invalid);
+export const UnsupportedHardwareFeature = defineError('UnsupportedHardwareFeature', 400, "Node %(node)s hardware does not support feature %(feature)s, which is required based upon the requested configuration.", Invalid);
 export const VendorPassthruException = defineError('VendorPassthruException', 500, "An unknown exception occurred.", IronicError);
 export const VifAlreadyAttached = defineError('VifAlreadyAttached', 409, "Unable to attach VIF because VIF %(vif)s is already attached to Ironic %(object_type)s %(object_uuid)s", Conflict);
 export const VifInvalidForAttach = defineError('VifInvalidForAttach', 409, "Unable to attach VIF %(vif)s to node %(node)s. Reason: %(reason)s", Conflict);
