@@ -113,6 +113,8 @@ describe('child nodes (1.83) and disable_power_off (1.95)', () => {
       assert.equal(faultOf(off.json), `Failed to set node power state to ${target}.`);
     }
     assert.equal((await s.request('PUT', '/v1/nodes/dpo/states/power', { version: V, body: { target: 'rebooting' } })).status, 202);
+    const nulled = await s.request('POST', '/v1/nodes', { version: V, body: { driver: 'fake-hardware', disable_power_off: null } });
+    assert.equal(nulled.json.disable_power_off, false);
     const unset = await s.request('PATCH', '/v1/nodes/dpo', { version: V, body: [{ op: 'replace', path: '/disable_power_off', value: false }] });
     assert.equal(unset.json.disable_power_off, false);
   });

@@ -62,6 +62,7 @@ const childNodes = [
 const disablePowerOff = [
   post('disable_power_off create', nodes, V, { driver: 'fake-hardware', name: 'v25-dpo', disable_power_off: 'yes' }),
   post('disable_power_off at 1.94', nodes, '1.94', { driver: 'fake-hardware', disable_power_off: false }),
+  post('disable_power_off null is stored false', nodes, V, { driver: 'fake-hardware', disable_power_off: null, retired: null }),
   post('disable_power_off invalid', nodes, V, { driver: 'fake-hardware', disable_power_off: 'maybe' }),
   get('disable_power_off shown', `${nodes}/v25-dpo?fields=disable_power_off`, '1.95'),
   get('disable_power_off at 1.94', `${nodes}/v25-dpo`, '1.94'),
