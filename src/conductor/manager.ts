@@ -37,7 +37,8 @@ export class ConductorManager implements ConductorApi {
   readonly tasks: TaskManager;
 
   constructor(readonly ctx: ConductorContext, private readonly rings: RingManager) {
-    this.tasks = new TaskManager(ctx, nodePowerAction);
+    // Power actions through tasks also reach the node's parent and children.
+    this.tasks = new TaskManager(ctx, (task, state, timeout) => nodePowerAction(task, state, timeout, this.tasks));
   }
 
   topicFor(node: Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>): Promise<string> {

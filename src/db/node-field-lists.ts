@@ -34,7 +34,9 @@ export const NODE_INSERT_DEFAULTS: Readonly<Record<string, unknown>> = lookupTab
   NODE_FIELD_REGISTRY.flatMap((f) => (f.insertDefault === undefined ? [] : [[f.name, f.insertDefault]]))));
 
 /** _get_fields_for_node_query's valid_fields: the fields node views show, in Ironic's order. */
-export const NODE_FIELDS: readonly string[] = ironicOrder(names(isShown), [['inspect_interface', 'inspection_started_at']]);
+export const NODE_FIELDS: readonly string[] = ironicOrder(names(isShown), [
+  ['inspect_interface', 'inspection_started_at'], ['disable_power_off', 'console_interface'],
+]);
 
 /** Fields the API computes rather than reads from the node row. */
 export const API_FULFILLED_FIELDS: readonly string[] = names((f) => f.api === 'computed');
@@ -54,7 +56,8 @@ export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = lookupTable
 });
 
 /** The fields a PATCH may name, sorted as Ironic lists them in its refusal. */
-export const PATCH_ALLOWED_FIELDS: readonly string[] = names((f) => f.patchable === true).sort();
+export const PATCH_ALLOWED_FIELDS: readonly string[] = ironicOrder(names((f) => f.patchable === true),
+  [['parent_node', 'vendor_interface']]);
 
 /** The Node object fields of Ironic (as_dict keys), besides traits. */
 export const OBJECT_FIELDS: readonly string[] = names((f) => f.column !== undefined && (isShown(f) || f.api === 'object'));

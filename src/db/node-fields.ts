@@ -230,8 +230,14 @@ export const NODE_FIELD_DECLS = [
     name: 'shard', column: 'str', api: 'shown', since: V.SHARDS, input: 'str', patchable: true, policy: rule('shard'),
     filters: [{ read: 'string_list', match: 'one-of', since: V.SHARDS }, { arg: 'sharded', read: 'boolean', match: 'is-set', since: V.SHARDS }],
   },
-  { name: 'parent_node', column: 'str', api: 'stored' },
-  { name: 'disable_power_off', column: 'bool', insertDefault: false, api: 'stored' },
+  {
+    name: 'parent_node', column: 'str', api: 'shown', since: V.PARENT_CHILD_NODES, input: 'str', maxLength: 36, patchable: true,
+    policy: rule('parent_node'),
+  },
+  {
+    name: 'disable_power_off', column: 'bool', insertDefault: false, api: 'shown', since: V.DISABLE_POWER_OFF,
+    input: 'boolish', convert: 'bool', patchable: true, policy: rule('disable_power_off'),
+  },
   { name: 'instance_name', column: 'str', api: 'stored' },
   { name: 'health', column: 'str', api: 'stored' },
   // Not columns: joined from node_traits / node_tags, or computed by the API.

@@ -24,6 +24,7 @@ import { v2025FirmwareVmedia } from './v2025-firmware-vmedia';
 import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
 import { v2025Inspection } from './v2025-inspection';
+import { v2025NodesPortsGroup } from './v2025-nodes-ports';
 import { volumeGroup } from './volume';
 
 // node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
@@ -55,5 +56,6 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   v2025FirmwareVmedia,
   v2025Inspection,
   edgeCases,
+  v2025NodesPortsGroup,
   errors,
 ];

@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import type { ApiState } from '../state';
 import { addAllocationRoutes } from './node-actions/allocation';
 import { addFirmwareRoutes } from './node-actions/firmware';
+import { addChildrenRoutes } from './node-actions/children';
 import { addIndicatorRoutes } from './node-actions/indicators';
 import { addMaintenanceRoutes } from './node-actions/maintenance';
 import { addManagementRoutes } from './node-actions/management';
@@ -31,5 +32,6 @@ export function nodeActionsRouter(): Router<ApiState> {
   addAllocationRoutes(router);
   addFirmwareRoutes(router);
   addVmediaRoutes(router);
+  addChildrenRoutes(router);
   return router;
 }

@@ -44,7 +44,10 @@ const OWN_ARGS = { ...PAGE_ARGS, fields: args.stringList, detail: args.boolean, 
 /** get_all's signature: its arguments in order, as args.validate checks them. */
 const SIGNATURE = ['chassis_uuid', 'instance_uuid', 'associated', 'maintenance', 'retired', 'provision_state',
   'marker', 'limit', 'sort_key', 'sort_dir', 'driver', 'fields', 'resource_class', 'fault', 'conductor_group', 'detail',
-  'conductor', 'owner', 'description_contains', 'lessee', 'project', 'shard', 'sharded'];
+  'conductor', 'owner', 'description_contains', 'lessee', 'project', 'shard', 'sharded', 'include_children', 'parent_node'];
+
+/** The child-node arguments: get_all checks them, detail takes them unchecked (childArgs). */
+const CHILD_ARGS: readonly string[] = ['include_children', 'parent_node'];
 
 type Reader = (name: string, value: unknown) => unknown;
 
@@ -56,7 +59,8 @@ function readerOf(name: string): Reader {
 }
 
 /** Each argument with its validator, in the signature's order; every filter must have its place. */
-const READ_ORDER: ReadonlyArray<readonly [string, Reader]> = SIGNATURE.map((name) => [name, readerOf(name)] as const);
+const READ_ORDER: ReadonlyArray<readonly [string, Reader]> = SIGNATURE.filter((name) => !CHILD_ARGS.includes(name))
+  .map((name) => [name, readerOf(name)] as const);
 for (const arg of FILTERS.keys()) if (!SIGNATURE.includes(arg)) throw new Error(`node filter ${arg} is not in get_all's signature`);
 
 /** detail()'s signature takes neither fields nor detail. */
@@ -65,6 +69,22 @@ const DETAIL_ARGS = SIGNATURE.filter((name) => name !== 'fields' && name !== 'de
 interface ListArgs extends ListArgsOf<typeof OWN_ARGS> {
   /** The filters given, by query argument. */
   filters: ReadonlyMap<string, unknown>;
+  /** Python truthiness of include_children: detail takes it (and parent_node) unchecked, as raw text. */
+  includeChildren: boolean;
+  childArgsGiven: boolean;
+  parentNode: string | null;
+}
+
+/** get_all validates include_children and parent_node; detail passes the query text on as it is. */
+function childArgs(q: Record<string, string | undefined>, detailPath: boolean):
+  Pick<ListArgs, 'includeChildren' | 'childArgsGiven' | 'parentNode'> {
+  const childArgsGiven = q.include_children !== undefined || q.parent_node !== undefined;
+  if (detailPath) return { includeChildren: Boolean(q.include_children), childArgsGiven, parentNode: q.parent_node ?? null };
+  return {
+    includeChildren: args.boolean('include_children', q.include_children) === true,
+    childArgsGiven,
+    parentNode: args.string('parent_node', q.parent_node),
+  };
 }
 
 /** args.validate over the query, in get_all's parameter order. */
@@ -81,7 +101,7 @@ function parseArgs(ctx: ApiContext, detailPath: boolean, chassisUuid: string | n
     if (value !== null && FILTERS.has(name)) filters.set(name, value);
   }
   // The own arguments passed above; read again for their types.
-  return { ...validateListArgs(given, OWN_ARGS), filters };
+  return { ...validateListArgs(given, OWN_ARGS), filters, ...childArgs(q, detailPath) };
 }
 
 function minimal(min: number): IronicError {
@@ -130,6 +150,7 @@ function checkFilterVersions(ctx: ApiContext, a: ListArgs, detailPath: boolean):
     checkAllowedNodeFields(v, a.fields);
     checkAllowedNodeFields(v, [a.sortKey]);
     checkGates(v, a, () => true);
+    if (a.childArgsGiven && v < V.PARENT_CHILD_NODES) throw minimal(V.PARENT_CHILD_NODES);
     return;
   }
   checkGates(v, a, (f) => !CHECKED_LATE_ON_DETAIL.has(f.arg));
@@ -153,6 +174,11 @@ async function buildFilters(ctx: ApiContext, a: ListArgs): Promise<NodeFilters> 
     else if (filter && !filter.computed) f[filter.key] = value;
   }
   if (a.project !== null) f.project = a.project;
+  // At every version a list shows only nodes without a parent, unless children are asked for.
+  if (!a.includeChildren) {
+    if (a.parentNode !== null) f.parent_node = a.parentNode;
+    else f.include_children = false;
+  }
   // A caller limited by policy to its project sees the nodes it owns or leases.
   Object.assign(f, listScope(ctx.state.auth));
   return f as NodeFilters;

@@ -73,10 +73,12 @@ export async function listPortgroups(ctx: ApiContext, parentNode: string | null 
   for (const item of items) sanitize(item, fields);
 }
 
+/** GET /v1/portgroups/{portgroup}[/{fields}]: pecan hands a further path segment to get_one as its `fields`. */
 async function showPortgroup(ctx: ApiContext): Promise<void> {
-  const q = readQuery(ctx, ['fields']);
+  const pathFields = ctx.params.fields as string | undefined;
+  const q = readQuery(ctx, pathFields === undefined ? ['fields'] : []);
   const ident = args.uuidOrName('portgroup_ident', ctx.params.ident)!;
-  const fields = args.stringList('fields', q.fields);
+  const fields = args.stringList('fields', pathFields ?? q.fields);
   requirePortgroups(ctx);
   const pg = await getPortgroupByIdent(ctx, ident);
   checkAllowedPortgroupFields(ctx, fields);
@@ -114,6 +116,7 @@ export function portgroupsRouter(): Router<ApiState> {
   router.get('/v1/portgroups/:ident/detail', lookupGuard, () => { throw new HTTPNotFound(); });
   router.get('/v1/portgroups/:ident/ports', lookupGuard, portsOfPortgroup(false));
   router.get('/v1/portgroups/:ident/ports/detail', lookupGuard, portsOfPortgroup(true));
+  router.get('/v1/portgroups/:ident/:fields', lookupGuard, showPortgroup);
   router.post('/v1/portgroups', createPortgroup);
   router.patch('/v1/portgroups/:ident', lookupGuard, patchPortgroup);
   router.delete('/v1/portgroups/:ident', lookupGuard, deletePortgroup);

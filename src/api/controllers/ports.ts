@@ -22,6 +22,7 @@ import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { portDict, portView, sanitizePort } from '../views/port';
 import { getPortgroupByIdent } from './portgroup-lookup';
+import { getPortByIdent } from './port-lookup';
 import { createPort, deletePort, patchPort } from './ports-write';
 import { checkAllowedPortFields } from './port-fields';
 
@@ -132,11 +133,12 @@ async function portsBody(ctx: ApiContext, ports: PortRecord[], limit: number, fi
   return body;
 }
 
+/** GET /v1/ports/{port}[/{fields}]: pecan hands a further path segment to get_one as its `fields`. */
 async function showPort(ctx: ApiContext): Promise<void> {
-  const q = readQuery(ctx, ['fields']);
-  const uuid = args.uuid('port_uuid', ctx.params.port_uuid)!;
-  const fields = args.stringList('fields', q.fields);
-  const port = await portsRepo.get(ctx.state.deps.db, uuid);
+  const pathFields = ctx.params.fields as string | undefined;
+  const q = readQuery(ctx, pathFields === undefined ? ['fields'] : []);
+  const fields = args.stringList('fields', pathFields ?? q.fields);
+  const port = await getPortByIdent(ctx, ctx.params.port_uuid);
   checkAllowFields(ctx, fields);
   checkAllowedPortFields(ctx, fields);
   const refs = (await portRefsOf(ctx, [port]))(port);
@@ -149,6 +151,7 @@ export function portsRouter(): Router<ApiState> {
   router.get('/v1/ports/detail', (ctx) => listPorts(ctx, {}, true));
   router.get('/v1/ports/:port_uuid', showPort);
   router.get('/v1/ports/:port_uuid/detail', () => { throw new HTTPNotFound(); });
+  router.get('/v1/ports/:port_uuid/:fields', showPort);
   router.post('/v1/ports', createPort);
   router.patch('/v1/ports/:port_uuid', patchPort);
   router.delete('/v1/ports/:port_uuid', deletePort);

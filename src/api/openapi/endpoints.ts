@@ -46,6 +46,10 @@ const ROWS: Row[] = [
   ['GET', `${N}/*rest`, 'Unknown node sub-resource', 1, 404],
   ['GET', `${N}/ports/:port_ident`, 'Not permitted: list the node\'s ports instead', 1, 403],
   ['GET', `${N}/portgroups/:portgroup_ident`, 'Not permitted: list the node\'s portgroups instead', 24, 403],
+  ['GET', `${N}/children`, 'The UUIDs of the node\'s child nodes', 83, 200],
+  ['GET', '/v1/nodes/management/indicators/:node_ident',
+    'Refused: IndicatorController.get_one needs the indicator after the node (400)', 63, 400],
+  ['GET', `${N}/children/*rest`, 'Refused: the children list takes no path arguments (405)', 83, 405],
   ['GET', `${N}/states`, 'Node states', 1, 200],
   ['PUT', `${N}/states/power`, 'Change power state', 1, 202, POWER_BODY_SCHEMA],
   ['PUT', `${N}/states/provision`, 'Change provision state', 1, 202, PROVISION_BODY_SCHEMA],
@@ -54,13 +58,14 @@ const ROWS: Row[] = [
   ['PUT', `${N}/states/secure_boot`, 'Change secure boot', 76, 202, { type: 'object', properties: { target: { type: 'boolean' } }, required: ['target'] }],
   ['GET', `${N}/states/console`, 'Console state and info', 1, 200],
   ['PUT', `${N}/states/console`, 'Enable or disable the console', 1, 202, { type: 'object', properties: { enabled: { type: 'boolean' } }, required: ['enabled'] }],
-  ['GET', '/v1/nodes/states/:node_ident', 'Node states (the node as the last path segment, as pecan routes it)', 1, 200],
-  ['GET', '/v1/nodes/states/console/:node_ident', 'Console state and info (the node as the last path segment)', 1, 200],
-  ['PUT', '/v1/nodes/states/console/:node_ident', 'Enable or disable the console (the node as the last path segment)', 1, 202, { type: 'object', properties: { enabled: { type: 'boolean' } }, required: ['enabled'] }],
   ['GET', `${N}/management/boot_device`, 'Current boot device', 1, 200],
   ['PUT', `${N}/management/boot_device`, 'Set boot device', 1, 204, BOOT_DEVICE_BODY_SCHEMA],
   ['GET', `${N}/management/boot_device/supported`, 'Supported boot devices', 1, 200],
   ['PUT', `${N}/management/inject_nmi`, 'Inject NMI', 29, 204, { type: 'object' }],
+  ['GET', `${N}/maintenance`, 'Refused: maintenance is only set and cleared (405)', 1, 405],
+  ['GET', `${N}/management`, 'Refused: management has no listing (405)', 1, 405],
+  ['GET', `${N}/detail`, 'Not found: detail is a collection path (a non-UUID is refused as chassis_uuid)', 1, 404],
+  ['GET', `${N}/:fields`, 'Show a node: a further path segment is the fields to show', 1, 200],
   ['PUT', `${N}/maintenance`, 'Set maintenance (with reason)', 1, 202, { type: 'object', properties: { reason: { type: 'string' } } }],
   ['DELETE', `${N}/maintenance`, 'Clear maintenance', 1, 202],
   ['GET', `${N}/validate`, 'Validate driver interfaces', 1, 200],
@@ -105,6 +110,7 @@ const ROWS: Row[] = [
   ['GET', '/v1/ports/detail', 'List ports with details', 1, 200],
   ['GET', '/v1/ports/:port_uuid', 'Show a port', 1, 200],
   ['GET', '/v1/ports/:port_uuid/detail', 'Not found: detail is a collection path', 1, 404],
+  ['GET', '/v1/ports/:port_uuid/:fields', 'Show a port: a further path segment is the fields to show', 1, 200],
   ['POST', '/v1/ports', 'Create a port', 1, 201, PORT_SCHEMA],
   ['PATCH', '/v1/ports/:port_uuid', 'Update a port (JSON patch)', 1, 200, PATCH_SCHEMA],
   ['DELETE', '/v1/ports/:port_uuid', 'Delete a port', 1, 204],
@@ -114,6 +120,7 @@ const ROWS: Row[] = [
   ['GET', '/v1/portgroups/:ident/detail', 'Not found: detail is a collection path', 23, 404],
   ['GET', '/v1/portgroups/:ident/ports', "List a portgroup's ports", 24, 200],
   ['GET', '/v1/portgroups/:ident/ports/detail', "List a portgroup's ports with details", 24, 200],
+  ['GET', '/v1/portgroups/:ident/:fields', 'Show a portgroup: a further path segment is the fields to show', 23, 200],
   ['POST', '/v1/portgroups', 'Create a portgroup', 23, 201, PORTGROUP_SCHEMA],
   ['PATCH', '/v1/portgroups/:ident', 'Update a portgroup (JSON patch)', 23, 200, PATCH_SCHEMA],
   ['DELETE', '/v1/portgroups/:ident', 'Delete a portgroup', 23, 204],
@@ -171,7 +178,7 @@ const ROWS: Row[] = [
 ];
 
 /** Paths whose other methods exist only to answer Ironic's 405. */
-const METHOD_NOT_ALLOWED_PATHS = ['/v1/events', '/v1/shards', '/v1', '/v1/'];
+const METHOD_NOT_ALLOWED_PATHS = ['/v1/events', '/v1/shards', '/v1', '/v1/', '/v1/nodes/:node_ident/children'];
 
 export function endpointDoc(method: string, path: string): EndpointDoc | undefined {
   const row = ROWS.find(([m, p]) => m === method && p === path);

@@ -17,6 +17,7 @@ export type RouteRule =
   | { kind: 'allocationCreate' }
   | { kind: 'nodePatch' }
   | { kind: 'nodeDelete' }
+  | { kind: 'nodeChildren' }
   | { kind: 'open' };
 
 interface Route { methods: string; path: RegExp; rule: RouteRule }
@@ -68,15 +69,18 @@ const ROUTES: Route[] = [
   { methods: 'GET', path: rx(`${N}/vmedia$`), rule: node('baremetal:node:vmedia:get') },
   { methods: 'POST', path: rx(`${N}/vmedia$`), rule: node('baremetal:node:vmedia:attach') },
   { methods: 'DELETE', path: rx(`${N}/vmedia$`), rule: node('baremetal:node:vmedia:detach') },
+  { methods: 'GET', path: rx(`${N}/children$`), rule: { kind: 'nodeChildren' } },
   { methods: 'GET', path: rx(`${N}/ports(/.*)?$`), rule: node('baremetal:port:list') },
   { methods: 'GET', path: rx(`${N}/portgroups(/.*)?$`), rule: node('baremetal:portgroup:list') },
   { methods: 'GET', path: rx(`${N}/volume(/.*)?$`), rule: node('baremetal:volume:list') },
   { methods: 'GET', path: rx(`${N}/allocation$`), rule: node('baremetal:allocation:get') },
+  // Any other one segment below a node is get_one's positional `fields`.
+  { methods: 'GET', path: rx(`${N}/[^/]+$`), rule: node('baremetal:node:get') },
   { methods: 'DELETE', path: rx(`${N}/allocation$`), rule: node('baremetal:allocation:delete') },
 
   { methods: 'GET', path: /^\/v1\/ports(\/detail)?$/, rule: { kind: 'list', object: 'port' } },
   { methods: 'POST', path: /^\/v1\/ports$/, rule: { kind: 'childCreate', policy: 'baremetal:port:create' } },
-  { methods: 'GET', path: /^\/v1\/ports\/([^/]+)(\/detail)?$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:get' } },
+  { methods: 'GET', path: /^\/v1\/ports\/([^/]+)(\/[^/]+)?$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:get' } },
   { methods: 'PATCH', path: /^\/v1\/ports\/([^/]+)$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:update' } },
   { methods: 'DELETE', path: /^\/v1\/ports\/([^/]+)$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:delete' } },
 

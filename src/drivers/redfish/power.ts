@@ -60,11 +60,19 @@ export function createRedfishPower(): PowerInterface {
     },
     async reboot(task, timeout) {
       const { client, system } = await connectRedfish(task);
-      let next = states.POWER_OFF;
+      let next: string = states.POWER_ON;
       await redfishAction(async () => {
-        if (mapPowerState(system.powerState) === states.POWER_ON) await resetAndWait(task, client, next, timeout);
+        if (mapPowerState(system.powerState) === states.POWER_ON) {
+          if (task.node.disable_power_off) {
+            // Never off: one ForceRestart once the boot device is restored.
+            next = states.REBOOT;
+          } else {
+            next = states.POWER_OFF;
+            await resetAndWait(task, client, next, timeout);
+            next = states.POWER_ON;
+          }
+        }
         await restoreIfRedfish(task, client);
-        next = states.POWER_ON;
         await resetAndWait(task, client, next, timeout);
       }, (error) => `Reboot failed for node ${task.node.uuid} when setting power state to ${next}. Error: ${error}`);
     },

@@ -3,7 +3,7 @@
  * summary, power, RAID target, boot mode, secure boot and the console.
  */
 import type Router from '@koa/router';
-import { Conflict, InvalidParameterValue, InvalidStateRequested, NodeConsoleNotEnabled, NotAcceptable, NotFound,
+import { Conflict, InvalidParameterValue, InvalidStateRequested, NodeConsoleNotEnabled, NotAcceptable, NotFound, PowerStateFailure,
   UnsupportedDriverExtension, withCode, ClientSideError } from '../../../common/errors';
 import { UNSTABLE_STATES } from '../../machine';
 import { getNodeByIdent } from '../../node-lookup';
@@ -60,6 +60,9 @@ async function setPower(ctx: Ctx): Promise<void> {
   }
   if (node.provision_state === 'clean wait' || node.provision_state === 'cleaning') {
     throw new InvalidStateRequested({ action: target, node: ident, state: node.provision_state });
+  }
+  if ((target === 'power off' || target === 'soft power off') && node.disable_power_off) {
+    throw new PowerStateFailure({ pstate: target });
   }
   await ctx.state.deps.conductor.changeNodePowerState(node.uuid, target, timeout ?? undefined);
   accepted(ctx);
@@ -151,9 +154,5 @@ export function addStateRoutes(router: Router<ApiState>): void {
   router.put('/v1/nodes/:node_ident/states/secure_boot', setSecureBoot);
   router.get('/v1/nodes/:node_ident/states/console', getConsole);
   router.put('/v1/nodes/:node_ident/states/console', setConsole);
-  // NodesController.states is also a plain attribute in pecan: /nodes/states/{node} and
-  // /nodes/states/console/{node} reach the same controllers with the node as the last segment.
-  router.get('/v1/nodes/states/console/:node_ident', getConsole);
-  router.put('/v1/nodes/states/console/:node_ident', setConsole);
-  router.get('/v1/nodes/states/:node_ident', getStates);
+  // /v1/nodes/states/{node} and the like are rewritten to these paths (middleware/attribute-routes.ts).
 }
