@@ -90,7 +90,6 @@ export const HISTORY_ADOPTION = 'adoption';
 export const HISTORY_CONSOLE = 'console';
 export const HISTORY_MONITORING = 'monitoring';
 export const HISTORY_VERIFY = 'verify';
-export const HISTORY_SERVICE = 'service';
 
 /** node.fault values (ironic/common/faults.py). */
 export const FAULT_POWER_FAILURE = 'power failure';

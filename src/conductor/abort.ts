@@ -1,16 +1,17 @@
 /**
  * The `abort` verb (manager._do_abort): what each abortable state tears down, the last_error it
- * leaves, and the state it lands in. Clean, rescue and inspect wait behave as in Ironic 21.4.4;
- * deploy wait, the hold states and the service states follow later Ironic releases (their
- * verbs are above 1.82, so only RPC callers reach them).
+ * leaves, and the state it lands in. Clean, rescue and inspect wait, the clean and service holds
+ * and service wait behave as in Ironic 2025.1; deploy wait and service failed follow later Ironic
+ * releases (their transitions are above the API's microversions, so only RPC callers reach them).
  */
 import { InvalidState, UnsupportedDriverExtension } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import {
-  cleaningErrorHandler, deployingErrorHandler, errorText, provisioningErrorHandler, servicingErrorHandler,
-  wipeCleaningInternalInfo, wipeDeployInternalInfo, wipeServiceInternalInfo,
+  cleaningErrorHandler, deployingErrorHandler, errorText, provisioningErrorHandler, wipeCleaningInternalInfo,
+  wipeDeployInternalInfo,
 } from './error-handlers';
+import { serviceAbort } from './servicing';
 import { statesLeftBy } from './fsm';
 import type { Task } from './task';
 
@@ -101,36 +102,18 @@ export async function cleanAbort(task: Task): Promise<void> {
   log.info(`Clean operation aborted for node ${node.uuid}`);
 }
 
-/** Servicing is failed first, then aborted from service failed back to active. */
+/** Service wait and service hold: Ironic 2025.1 only moves the node to service failed. */
 async function abortServicing(task: Task): Promise<void> {
-  if (await deferredToStepEnd(task, 'service_step')) return;
-  await task.processEvent('fail');
-  await task.processEvent('abort', { spawn: serviceAbort, errHandler: provisioningErrorHandler });
+  await task.processEvent('abort');
 }
 
+/** Service failed -> active (a later Ironic's transition, above the API's microversions). */
 async function abortServiceFailed(task: Task): Promise<void> {
   if (task.node.maintenance) {
     throw new InvalidState(`Can not abort service on node "${task.node.uuid}" while it is in maintenance mode. Please ` +
       'remove the node from maintenance prior to issuing the request to abort the service operation.');
   }
   await task.processEvent('abort', { spawn: serviceAbort, errHandler: provisioningErrorHandler });
-}
-
-/** servicing.do_node_service_abort. */
-async function serviceAbort(task: Task): Promise<void> {
-  const node = task.node;
-  try {
-    await task.driver.deploy.tearDownService(task);
-  } catch (err) {
-    await servicingErrorHandler(task, `Failed to tear down service for node ${node.uuid} after aborting the operation. ` +
-      `Error: ${errorText(err)}`, 'Failed to tear down service after aborting the operation', false);
-    return;
-  }
-  node.last_error = abortedError('service', stepOf(task, 'service_step'));
-  node.service_step = null;
-  wipeServiceInternalInfo(task);
-  await task.saveNode();
-  log.info(`Service operation aborted for node ${node.uuid}`);
 }
 
 async function abortRescue(task: Task): Promise<void> {

@@ -12,7 +12,7 @@ type ErrorClass = errors.IronicErrorClass;
 
 const NOT_FOUND_PARAM: Record<string, string> = lookupTable({
   Port: 'port', Portgroup: 'portgroup', Chassis: 'chassis', Node: 'node', Allocation: 'allocation',
-  DeployTemplate: 'template', VolumeConnector: 'connector', VolumeTarget: 'target', Conductor: 'conductor',
+  DeployTemplate: 'template', Runbook: 'runbook', VolumeConnector: 'connector', VolumeTarget: 'target', Conductor: 'conductor',
 });
 
 function classFor(kind: string): ErrorClass | null {

@@ -111,7 +111,7 @@ export const NODE_FIELD_DECLS = [
   },
   { name: 'clean_step', ...STEP, since: V.NODE_CLEAN },
   { name: 'deploy_step', ...STEP, since: V.DEPLOY_STEP },
-  { name: 'service_step', column: 'dict', api: 'stored' },
+  { name: 'service_step', ...STEP, since: V.SERVICE },
   { name: 'resource_class', column: 'str', api: 'shown', since: V.RESOURCE_CLASS, input: 'str', maxLength: 80, patchable: true },
   { name: 'raid_config', column: 'dict', api: 'shown', since: V.RAID_CONFIG },
   { name: 'target_raid_config', column: 'dict', api: 'shown', since: V.RAID_CONFIG },

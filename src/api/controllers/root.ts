@@ -35,6 +35,7 @@ const GATED_RESOURCES: [string, number][] = [
   ['events', V.EVENTS],
   ['deploy_templates', V.DEPLOY_TEMPLATES],
   ['shards', V.SHARDS],
+  ['runbooks', V.RUNBOOKS],
 ];
 
 function v1Document(base: string, minor: number, maxMinor: number): Record<string, unknown> {
