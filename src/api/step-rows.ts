@@ -4,7 +4,7 @@
  * rows, new ones are inserted after them sorted by (interface, step, args as sorted JSON, rank),
  * the rank being a template step's priority or a runbook step's order.
  */
-export interface StepRow {
+interface StepRow {
   interface: string;
   step: string;
   args: Record<string, unknown>;

@@ -4,7 +4,8 @@
  * node back in `active` (or `service failed`).
  */
 import {
-  AgentConnectionFailed, AgentInProgress, InvalidParameterValue, InvalidState, InvalidStateRequested, NodeInMaintenance,
+  AgentConnectionFailed, AgentInProgress, InvalidParameterValue, InvalidState, InvalidStateRequested, IronicError,
+  NodeInMaintenance,
 } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
@@ -95,7 +96,7 @@ async function runServicing(task: Task, userSteps: Step[], disableRamdiskArg: bo
 }
 
 /** steps.set_node_service_steps: the validated step list, no step started yet. */
-export async function setNodeServiceSteps(task: Task, disableRamdisk = false): Promise<void> {
+async function setNodeServiceSteps(task: Task, disableRamdisk = false): Promise<void> {
   const node = task.node;
   const userSteps = ((node.driver_internal_info ?? {}).service_steps ?? []) as Step[];
   const steps = validateUserSteps(task, 'service', userSteps, { disableRamdisk });
@@ -165,8 +166,8 @@ async function continueServiceSteps(task: Task, index: number | null, disableRam
   try {
     await runSteps(task, serviceFlow(disableRamdisk), index);
   } catch (err) {
-    log.error(`Unexpected error when processing next service step for node ${task.node.uuid}: ${errorText(err)}`);
-    await servicingErrorHandler(task, 'Unexpected error when processing next service step');
+    const kind = err instanceof IronicError ? err.kind : (err as Error).name;
+    await servicingErrorHandler(task, `Unexpected error when processing next service step. ${kind}: ${errorText(err)}`);
   }
 }
 
