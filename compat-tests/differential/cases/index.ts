@@ -22,6 +22,7 @@ import { provisioningGroup } from './provisioning';
 import { traitsGroup, vifsGroup } from './traits-vifs';
 import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
+import { serviceRunbooksGroup } from './v2025-service-runbooks';
 import { volumeGroup } from './volume';
 
 // node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
@@ -49,6 +50,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   provisioningGroup,
   cleaningGroup,
   agentEventsGroup,
+  serviceRunbooksGroup,
   nodeFieldsGroup,
   edgeCases,
   errors,
