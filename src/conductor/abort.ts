@@ -1,6 +1,6 @@
 /**
  * The `abort` verb (manager._do_abort): what each abortable state tears down, the last_error it
- * leaves, and the state it lands in. Clean, rescue and inspect wait, the clean and service holds
+ * leaves, and the state it lands in. Clean, rescue and inspect wait, the three holds
  * and service wait behave as in Ironic 2025.1; deploy wait and service failed follow later Ironic
  * releases (their transitions are above the API's microversions, so only RPC callers reach them).
  */
@@ -12,6 +12,7 @@ import {
   wipeDeployInternalInfo,
 } from './error-handlers';
 import { serviceAbort } from './servicing';
+import { tearDownInstance } from './teardown';
 import { statesLeftBy } from './fsm';
 import type { Task } from './task';
 
@@ -165,11 +166,28 @@ async function abortInspection(task: Task): Promise<void> {
   log.info(`Successfully aborted inspection of node ${node.uuid}`);
 }
 
-/** Deploy wait and deploy hold: break off the agent, clean up the deployment, deploy failed. */
+/** Deploy wait and deploy hold: break off the agent, then the deployment goes. */
 async function abortDeployment(task: Task): Promise<void> {
-  if (task.node.provision_state === states.DEPLOYWAIT && await deferredToStepEnd(task, 'deploy_step')) return;
+  const hold = task.node.provision_state === states.DEPLOYHOLD;
+  if (!hold && await deferredToStepEnd(task, 'deploy_step')) return;
   dropAgentUrl(task);
-  await task.processEvent('abort', { spawn: deployAbort, errHandler: provisioningErrorHandler });
+  await task.processEvent('abort', { spawn: hold ? tearDownHeldDeploy : deployAbort, errHandler: provisioningErrorHandler });
+}
+
+/**
+ * Ironic 2025.1 aborts a deploy hold into deploy failed with the tear down `delete` runs
+ * (_do_node_tear_down). Its closing `clean` has no transition out of deploy failed, so the
+ * spawned work fails, and the task manager records that as the node's last_error.
+ */
+async function tearDownHeldDeploy(task: Task): Promise<void> {
+  if (!await tearDownInstance(task)) return;
+  try {
+    await task.processEvent('clean');
+  } catch (err) {
+    if (!(err instanceof InvalidState)) throw err;
+    task.node.last_error = `Async execution of _do_node_tear_down failed with error: ${err.message}`;
+    await task.saveNode();
+  }
 }
 
 /** deployments.do_node_deploy_abort. */

@@ -46,12 +46,15 @@ test('abort in deploy wait during a step that cannot be aborted only flags it', 
   assert.equal(n.last_error, null);
 });
 
-test('abort in deploy hold fails the deployment', async () => {
-  const node = await seeded({ provision_state: 'deploy hold', target_provision_state: 'active',
+test('abort in deploy hold tears the instance down in deploy failed, whose `clean` fails (as Ironic 2025.1)', async () => {
+  const node = await seeded({ provision_state: 'deploy hold', target_provision_state: 'active', instance_info: { image_source: 'x' },
     driver_internal_info: { agent_url: 'http://10.0.0.5:9999' } });
   await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
-  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('deploy failed'));
-  assert.equal(n.last_error, 'By request, the deploy operation was aborted');
+  const n = await waitForNode(fx.tmp.db, node.uuid, (x) => settledIn('deploy failed')(x) && x.last_error !== null);
+  assert.equal(n.last_error, "Async execution of _do_node_tear_down failed with error: Can not transition from state 'deploy failed' " +
+    "on event 'clean' (no defined transition)");
+  assert.equal(n.target_provision_state, 'active');
+  assert.deepEqual(n.instance_info, {});
   assert.equal(n.driver_internal_info?.agent_url, undefined);
 });
 
