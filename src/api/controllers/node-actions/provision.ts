@@ -10,7 +10,7 @@ import { validationErrorText } from '../../../common/jsonschema';
 import { pyTruthy } from '../../../common/python/truthiness';
 import type { DeployRequest, Step } from '../../../rpc/conductor-api';
 import { getNodeByIdent, type NodeRecord } from '../../node-lookup';
-import { authorizeOwned } from '../../policy/scope';
+import { authorizeOwned, nodeOwnerTarget } from '../../policy/scope';
 import * as args from '../../schemas/args';
 import type { Schema } from '../../schemas/jsonschema';
 import { CLEAN_STEPS_SCHEMA, CONFIGDRIVE_SCHEMA, DEPLOY_STEPS_SCHEMA } from '../../schemas/node';
@@ -191,11 +191,24 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
   }
 }
 
+/**
+ * The secondary rules for arbitrary steps (checked before the request's content): a runbook's
+ * steps are governed by baremetal:runbook:use instead.
+ */
+function authorizeSteps(ctx: ApiContext, a: ProvisionArgs, node: NodeRecord): void {
+  const auth = ctx.state.auth;
+  if (!auth || a.runbook) return;
+  const target = nodeOwnerTarget(auth, node);
+  if (pyTruthy(a.cleanSteps)) auth.enforcer.authorize('baremetal:node:set_provision_state:clean_steps', auth.creds, target);
+  if (pyTruthy(a.serviceSteps)) auth.enforcer.authorize('baremetal:node:set_provision_state:service_steps', auth.creds, target);
+}
+
 export async function setProvisionState(ctx: Ctx): Promise<void> {
   const ident = ctx.params.node_ident;
   const a = readProvisionArgs(ctx);
   const node = await getNodeByIdent(ctx, ident);
   if (!verbAllowedAt(a.target, ctx.state.version)) throw new NotAcceptable();
+  authorizeSteps(ctx, a, node);
   if ((a.target === 'active' || a.target === 'rebuild') && node.maintenance) {
     throw new NodeInMaintenance({ op: 'provisioning', node: node.uuid });
   }
