@@ -7,6 +7,7 @@ import {
   AgentConnectionFailed, AgentInProgress, InvalidParameterValue, InvalidState, InvalidStateRequested, IronicError,
   NodeInMaintenance,
 } from '../common/errors';
+import { refuseDisallowedSteps, withoutDisallowedSteps } from '../common/disallowed-steps';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import type { Step } from '../rpc/conductor-api';
@@ -33,6 +34,8 @@ export async function doNodeService(tasks: TaskManager, nodeId: string, serviceS
       }
       throw err;
     }
+    // Refused before the transition, so the node stays where it is.
+    refuseDisallowedSteps(task.ctx.conf, serviceSteps, 'service');
     try {
       await task.processEvent('service', {
         spawn: (t) => runServicing(t, serviceSteps, disableRamdisk ?? null), errHandler: provisioningErrorHandler,
@@ -99,7 +102,7 @@ async function runServicing(task: Task, userSteps: Step[], disableRamdiskArg: bo
 async function setNodeServiceSteps(task: Task, disableRamdisk = false): Promise<void> {
   const node = task.node;
   const userSteps = ((node.driver_internal_info ?? {}).service_steps ?? []) as Step[];
-  const steps = validateUserSteps(task, 'service', userSteps, { disableRamdisk });
+  const steps = withoutDisallowedSteps(task.ctx.conf, validateUserSteps(task, 'service', userSteps, { disableRamdisk }), 'service');
   node.service_step = {};
   node.driver_internal_info = { ...(node.driver_internal_info ?? {}), service_steps: steps, service_step_index: null };
   await task.saveNode();

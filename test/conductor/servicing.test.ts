@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidStateRequested, NodeInMaintenance } from '../../src/common/errors';
+import { InvalidStateRequested, NodeInMaintenance, StepNotAllowed } from '../../src/common/errors';
 import type { NodeRecord } from '../../src/db/models';
 import * as nodes from '../../src/db/repositories/nodes';
 import { conductorFixture, waitForNode } from './support';
@@ -80,4 +80,12 @@ test('service is refused in maintenance and outside active or service failed/hol
   await assert.rejects(fx.svc.api.doNodeService(node.uuid, [{ interface: 'vendor', step: 'log_passthrough' }]),
     (e: Error) => e instanceof InvalidStateRequested && e.message === `The requested action "service" can not be performed ` +
       `on node "${node.uuid}" while it is in state "available".`);
+});
+
+test('a step the operator disallows is refused before the node moves', async () => {
+  const node = await activeNode();
+  await assert.rejects(fx.svc.api.doNodeService(node.uuid, [{ interface: 'vendor', step: 'send_raw' }]),
+    (e: Error) => e instanceof StepNotAllowed
+      && e.message === "service step 'vendor.send_raw' is not allowed. Disallowed by operator configuration [api]disallow_service_steps.");
+  assert.equal((await nodes.find(fx.tmp.db, node.uuid)).provision_state, 'active');
 });

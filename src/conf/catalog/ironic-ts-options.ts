@@ -117,6 +117,10 @@ export const EXTRA_OPTIONS = {
     allow_insecure_noauth: { type: 'bool', default: false },
   },
   api: {
+    // Steps operators forbid, as Debian's Ironic 2025.1 has them (a security update), with its defaults.
+    disallow_clean_steps: { type: 'list', default: ['vendor.send_raw'] },
+    disallow_deploy_steps: { type: 'list', default: ['vendor.send_raw'] },
+    disallow_service_steps: { type: 'list', default: ['vendor.send_raw'] },
     // Largest request body for any endpoint but provisioning (Ironic's json_depth middleware limit).
     max_json_body_size: { type: 'int', default: 1048576, min: 0 },
     // Provisioning bodies carry configdrives (64 MiB, as Ironic allows).

@@ -6,6 +6,7 @@
  */
 import { BadRequest, InvalidParameterValue, withCode, InvalidStateRequested, NodeInMaintenance, NodeLocked, NotAcceptable }
   from '../../../common/errors';
+import { refuseDisallowedSteps } from '../../../common/disallowed-steps';
 import { validationErrorText } from '../../../common/jsonschema';
 import { pyTruthy } from '../../../common/python/truthiness';
 import type { DeployRequest, Step } from '../../../rpc/conductor-api';
@@ -46,9 +47,11 @@ function checkConfigdrive(ctx: ApiContext, target: string, configdrive: unknown)
   }
 }
 
-function checkSteps(steps: unknown, kind: 'clean' | 'deploy' | 'service', schema: Schema): void {
+/** _check_steps and the operator's disallowed steps (_check_clean_steps & co). */
+function checkSteps(ctx: ApiContext, steps: unknown, kind: 'clean' | 'deploy' | 'service', schema: Schema): void {
   const problem = validationErrorText(steps, schema);
   if (problem !== null) throw new InvalidParameterValue(`Invalid ${kind}_steps: ${problem}`);
+  refuseDisallowedSteps(ctx.state.deps.conf, steps as Step[], kind);
 }
 
 interface ProvisionArgs {
@@ -156,7 +159,7 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
   const c = ctx.state.deps.conductor;
   const t = a.target;
   if (t === 'active' || t === 'rebuild' || t === 'deploy') {
-    if (pyTruthy(a.deploySteps)) checkSteps(a.deploySteps, 'deploy', DEPLOY_STEPS_SCHEMA);
+    if (pyTruthy(a.deploySteps)) checkSteps(ctx, a.deploySteps, 'deploy', DEPLOY_STEPS_SCHEMA);
     const request: DeployRequest = { rebuild: t === 'rebuild' };
     if (pyTruthy(a.configdrive)) request.configdrive = a.configdrive as DeployRequest['configdrive'];
     if (pyTruthy(a.deploySteps)) request.deploySteps = a.deploySteps as Step[];
@@ -175,13 +178,13 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
     await c.inspectHardware(uuid);
   } else if (t === 'clean') {
     if (!pyTruthy(a.cleanSteps)) throw new ClientSideError('"clean_steps" is required when setting target provision state to clean');
-    checkSteps(a.cleanSteps, 'clean', CLEAN_STEPS_SCHEMA);
+    checkSteps(ctx, a.cleanSteps, 'clean', CLEAN_STEPS_SCHEMA);
     await c.doNodeClean(uuid, a.cleanSteps as Step[], a.disableRamdisk ?? undefined);
   } else if (t === 'service') {
     if (!pyTruthy(a.serviceSteps)) {
       throw new ClientSideError('"service_steps" is required when setting target provision state to service');
     }
-    checkSteps(a.serviceSteps, 'service', CLEAN_STEPS_SCHEMA);
+    checkSteps(ctx, a.serviceSteps, 'service', CLEAN_STEPS_SCHEMA);
     await c.doNodeService(uuid, a.serviceSteps as Step[], a.disableRamdisk ?? undefined);
   } else if (apiVerb(t) !== undefined) {
     // PROVISION_ACTION_STATES: the verbs left (manage, provide, abort, adopt, unhold) are plain actions.
