@@ -111,6 +111,8 @@ const servicing = [
   put('service with unexpected args', prov, V, { target: 'service', service_steps: [{ interface: 'vendor', step: 'log_passthrough', args: { a: 1 } }] }),
   settled('service failed on args', ['service failed']),
   get('node after the failed service', fields, V),
+  // At 1.82 the answer holds no field of another 2025.1 feature.
+  patch('patch a node in service failed', node, '1.82', [op('add', '/extra/serviced', 'no')]),
   put('service an unknown step', prov, V, { target: 'service', service_steps: [{ interface: 'vendor', step: 'nope' }] }),
   settled('service failed on the unknown step', ['service failed']),
   get('node after the unknown step', fields, V),
@@ -122,6 +124,7 @@ const servicing = [
     { interface: 'vendor', step: 'trigger_servicewait' }, { interface: 'vendor', step: 'log_passthrough' }] }),
   settled('service wait', ['service wait']),
   get('node in service wait', fields, V),
+  patch('patch a node in service wait', node, '1.82', [op('add', '/extra/waiting', 'yes')]),
   put('unhold from service wait', prov, V, { target: 'unhold' }),
   put('service from service wait', prov, V, { target: 'service', service_steps: [{ interface: 'vendor', step: 'log_passthrough' }] }),
   put('abort service wait', prov, V, { target: 'abort' }),
