@@ -46,6 +46,9 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
     'ports/create missing node', 'ports/create with name (port names are newer than 1.82)', 'ports/create with node_id',
     'ports/show by address is not supported', 'ports/patch invalid path',
   ].map((key) => [key, RELEASE_2025_NODES_PORTS])),
+  'v2025-service-runbooks/add a step without args':
+    'Ironic 29.0.5 answers a runbook PATCH adding a step without `args` (which RUNBOOK_STEP_SCHEMA allows) with a 500 ' +
+    '(NOT NULL constraint on runbook_steps.args); ironic-ts stores the step with empty args, as a runbook POST does.',
   'ports/patch move to other node': PORT_MOVE_BUG,
   'ports/patch pxe_enabled': `Follows from the previous case: the port now belongs to the other node. ${PORT_MOVE_BUG}`,
   'ports/patch remove node_uuid': PORT_MOVE_BUG,

@@ -9,7 +9,8 @@ import type { WalkTarget } from './servers';
 export const MAX = '1.82';
 
 /** States a node passes through while a worker runs; settling waits them out. */
-const TRANSIENT = ['verifying', 'deploying', 'cleaning', 'inspecting', 'adopting', 'rescuing', 'unrescuing', 'deleting'];
+const TRANSIENT = ['verifying', 'deploying', 'cleaning', 'inspecting', 'adopting', 'rescuing', 'unrescuing', 'deleting',
+  'servicing'];
 
 export interface NodeView {
   provision_state: unknown;

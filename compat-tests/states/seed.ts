@@ -17,6 +17,7 @@ export interface Seed {
   /** Seconds before now; old enough to be past the callback timeouts, or 0 for "just now". */
   ageSeconds: number;
   clean_step?: Record<string, unknown> | null;
+  service_step?: Record<string, unknown> | null;
   instance_info?: Record<string, unknown>;
   driver_internal_info?: Record<string, unknown>;
   last_error?: string | null;
@@ -40,6 +41,7 @@ export function seedNode(dbFile: string, uuid: string, seed: Seed): void {
     };
     if (seed.provision_state === 'inspect wait') cols.inspection_started_at = at;
     if (seed.clean_step !== undefined) cols.clean_step = seed.clean_step === null ? null : JSON.stringify(seed.clean_step);
+    if (seed.service_step !== undefined) cols.service_step = seed.service_step === null ? null : JSON.stringify(seed.service_step);
     if (seed.instance_info) cols.instance_info = JSON.stringify(seed.instance_info);
     if (seed.driver_internal_info) cols.driver_internal_info = JSON.stringify(seed.driver_internal_info);
     if (seed.power_state) cols.power_state = seed.power_state;

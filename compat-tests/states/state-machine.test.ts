@@ -1,7 +1,8 @@
 /**
  * The provision state machine walk (walk.ts) and the bad-input checks (bad-input.ts) run against a
- * fresh reference Ironic 21.4.4 and a fresh ironic-ts in the same run; the recorded sequences must
- * be identical step by step.
+ * fresh reference Ironic (21.4.4, or 29.0.5 with IRONIC_REFERENCE_RELEASE=2025.1, which adds the
+ * servicing and hold walks) and a fresh ironic-ts in the same run; the recorded sequences must be
+ * identical step by step.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,6 +12,9 @@ import { badInput } from './bad-input';
 import { Recorder, StepRecord } from './recorder';
 import { startIronicTsWith, startReferenceWith, WalkTarget, WALK_OVERRIDES } from './servers';
 import { walk } from './walk';
+import { referenceRelease } from '../support/reference-ironic';
+
+const RELEASE_2025 = referenceRelease() === '2025.1';
 
 let reference: WalkTarget | undefined;
 let candidate: WalkTarget | undefined;
@@ -54,10 +58,11 @@ function differences(ref: StepRecord[], ts: StepRecord[]): string[] {
   return out;
 }
 
-/** Every state of Ironic 21.4.4's machine a node rests in, which the walk must visit. */
+/** Every state of the reference's machine a node rests in, which the walk must visit. */
 const RESTING_STATES = ['enroll', 'manageable', 'available', 'active', 'rescue', 'deploy failed', 'clean failed',
   'inspect failed', 'rescue failed', 'unrescue failed', 'adopt failed', 'error', 'wait call-back', 'clean wait',
-  'inspect wait', 'rescue wait'];
+  'inspect wait', 'rescue wait',
+  ...RELEASE_2025 ? ['service wait', 'service failed', 'clean hold', 'deploy hold', 'service hold'] : []];
 
 /** Identical records prove nothing if neither side got anywhere: the walk must reach every state. */
 function missedStates(records: StepRecord[]): string[] {
@@ -86,7 +91,7 @@ async function compare(t: { diagnostic(s: string): void }, label: string,
 }
 
 test('state machine walk agrees with the reference Ironic', { timeout: 300_000 }, async (t) => {
-  const walked = await compare(t, 'walk', walk);
+  const walked = await compare(t, 'walk', (r) => walk(r, RELEASE_2025));
   assert.deepEqual(missedStates(walked.records), [], 'states the walk never reached');
 });
 

@@ -197,11 +197,91 @@ async function timeouts(r: Recorder): Promise<void> {
   await r.record(`${n}: deploy wait in maintenance not timed out`, n, {});
 }
 
-export async function walk(r: Recorder): Promise<void> {
+const V2025 = '1.96';
+const LOG_STEP = [{ interface: 'vendor', step: 'log_passthrough' }];
+const WAIT_STEP = [{ interface: 'vendor', step: 'trigger_servicewait' }];
+
+/**
+ * Servicing (1.87) through the fake vendor's service steps: its version gate after the state check,
+ * a failure, service wait and the verbs out of it and out of service failed.
+ */
+async function servicing(r: Recorder): Promise<void> {
+  const n = 'svc';
+  await r.createNode(n, { rescue_interface: 'fake' });
+  await prov(r, `${n}: service from enroll at 1.86`, n, { target: 'service', service_steps: LOG_STEP }, '1.86');
+  await toAvailable(r, n);
+  await prov(r, `${n}: deploy`, n, { target: 'active' });
+  await prov(r, `${n}: service at 1.86`, n, { target: 'service', service_steps: LOG_STEP }, '1.86');
+  await prov(r, `${n}: service`, n, { target: 'service', service_steps: LOG_STEP }, V2025);
+  await prov(r, `${n}: service an unknown step`, n, { target: 'service', service_steps: [{ interface: 'vendor', step: 'nope' }] },
+    V2025, inState('service failed'));
+  await prov(r, `${n}: abort from service failed`, n, { target: 'abort' }, V2025);
+  await prov(r, `${n}: rescue from service failed`, n, { target: 'rescue', rescue_password: 'pw' }, V2025);
+  await prov(r, `${n}: unrescue`, n, { target: 'unrescue' }, V2025);
+  await prov(r, `${n}: service into service wait`, n, { target: 'service', service_steps: WAIT_STEP }, V2025, inState('service wait'));
+  await prov(r, `${n}: unhold from service wait`, n, { target: 'unhold' }, V2025);
+  await prov(r, `${n}: abort service wait`, n, { target: 'abort' }, V2025, inState('service failed'));
+  await prov(r, `${n}: service from service failed`, n, { target: 'service', service_steps: LOG_STEP }, V2025);
+  await prov(r, `${n}: service wait again`, n, { target: 'service', service_steps: WAIT_STEP }, V2025, inState('service wait'));
+  await prov(r, `${n}: undeploy from service wait`, n, { target: 'deleted' }, V2025);
+  await prov(r, `${n}: deploy again`, n, { target: 'active' }, V2025);
+  await prov(r, `${n}: service wait once more`, n, { target: 'service', service_steps: WAIT_STEP }, V2025, inState('service wait'));
+  await prov(r, `${n}: abort it`, n, { target: 'abort' }, V2025, inState('service failed'));
+  await prov(r, `${n}: undeploy from service failed`, n, { target: 'deleted' }, V2025);
+}
+
+/**
+ * The hold states (1.85), seeded: no step list Ironic 2025.1 validates keeps a `hold` step, so
+ * no flow reaches them on its own. unhold and abort out of each.
+ */
+async function holds(r: Recorder): Promise<void> {
+  const n = 'held';
+  const hold = { interface: 'deploy', step: 'hold', abortable: true, priority: 0, args: {} };
+  await r.createNode(n);
+  await prov(r, `${n}: manage`, n, { target: 'manage' });
+  await seed(r, `${n}: seeded clean hold`, n, { provision_state: 'clean hold', target_provision_state: 'manageable', ageSeconds: 0,
+    clean_step: hold, driver_internal_info: { clean_steps: [hold], clean_step_index: 0 } });
+  await prov(r, `${n}: unhold at 1.84`, n, { target: 'unhold' }, '1.84');
+  await prov(r, `${n}: unhold from clean hold`, n, { target: 'unhold' }, V2025);
+  await prov(r, `${n}: abort the clean wait`, n, { target: 'abort' }, V2025);
+  await prov(r, `${n}: manage from clean failed`, n, { target: 'manage' }, V2025);
+  await seed(r, `${n}: seeded clean hold again`, n, { provision_state: 'clean hold', target_provision_state: 'manageable',
+    ageSeconds: 0, clean_step: hold });
+  await prov(r, `${n}: abort clean hold`, n, { target: 'abort' }, V2025);
+  await prov(r, `${n}: manage`, n, { target: 'manage' }, V2025);
+  await prov(r, `${n}: provide`, n, { target: 'provide' }, V2025);
+  await prov(r, `${n}: deploy`, n, { target: 'active' }, V2025);
+  await seed(r, `${n}: seeded deploy hold`, n, { provision_state: 'deploy hold', target_provision_state: 'active', ageSeconds: 0 });
+  await prov(r, `${n}: unhold from deploy hold`, n, { target: 'unhold' }, V2025);
+  await prov(r, `${n}: undeploy from deploy wait`, n, { target: 'deleted' }, V2025);
+  await prov(r, `${n}: deploy again`, n, { target: 'active' }, V2025);
+  await seed(r, `${n}: seeded deploy hold again`, n, { provision_state: 'deploy hold', target_provision_state: 'active', ageSeconds: 0 });
+  await prov(r, `${n}: abort deploy hold`, n, { target: 'abort' }, V2025);
+  await prov(r, `${n}: deploy from there`, n, { target: 'active' }, V2025);
+  await seed(r, `${n}: seeded service hold`, n, { provision_state: 'service hold', target_provision_state: 'active', ageSeconds: 0,
+    service_step: hold, driver_internal_info: { service_steps: [hold], service_step_index: 0 } });
+  await prov(r, `${n}: undeploy from service hold`, n, { target: 'deleted' }, V2025);
+  await prov(r, `${n}: abort service hold`, n, { target: 'abort' }, V2025, inState('service failed'));
+  await seed(r, `${n}: seeded service hold again`, n, { provision_state: 'service hold', target_provision_state: 'active',
+    ageSeconds: 0, service_step: hold, driver_internal_info: { service_steps: [hold], service_step_index: 0 } });
+  await prov(r, `${n}: service from service hold`, n, { target: 'service', service_steps: LOG_STEP }, V2025);
+  await seed(r, `${n}: seeded service hold once more`, n, { provision_state: 'service hold', target_provision_state: 'active',
+    ageSeconds: 0, service_step: hold, driver_internal_info: { service_steps: [hold], service_step_index: 0 } });
+  await prov(r, `${n}: unhold from service hold`, n, { target: 'unhold' }, V2025, inState('service failed', 'active'));
+}
+
+/** The walk; `release2025` adds the verbs of Ironic 2025.1 (a 2023.1 reference has none of them). */
+export async function walk(r: Recorder, release2025 = false): Promise<void> {
   await lifecycle(r);
   await deployFailure(r);
   await adoption(r);
   await waits(r);
   await timeouts(r);
-  for (const name of ['life', 'dfail', 'adopt', 'wait', 'late']) await r.history(name);
+  const names = ['life', 'dfail', 'adopt', 'wait', 'late'];
+  if (release2025) {
+    await servicing(r);
+    await holds(r);
+    names.push('svc', 'held');
+  }
+  for (const name of names) await r.history(name);
 }

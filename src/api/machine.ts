@@ -6,7 +6,7 @@
 import * as fsm from '../conductor/fsm';
 import { MAX_MINOR } from './versions';
 
-/** The verb `target` names; later verbs (unhold, service) are targets like any unknown one. */
+/** The verb `target` names, as of the highest microversion ironic-ts serves. */
 export function apiVerb(target: string): fsm.Verb | undefined {
   return fsm.verbAt(target, MAX_MINOR);
 }
@@ -25,10 +25,16 @@ export function eventOf(target: string): string {
   return apiVerb(target)?.event ?? target;
 }
 
-/** MIN_VERB_VERSIONS: false when the request's microversion predates the verb. */
+/** MIN_VERB_VERSIONS: false when the request's microversion predates the verb (checked first). */
 export function verbAllowedAt(target: string, version: number): boolean {
   const verb = apiVerb(target);
-  return verb === undefined || version >= verb.since;
+  return verb === undefined || verb.late === true || version >= verb.since;
+}
+
+/** allow_unhold_verb / allow_service_verb: the verbs Ironic gates only once the request was checked. */
+export function lateVerbAllowedAt(target: string, version: number): boolean {
+  const verb = apiVerb(target);
+  return verb?.late !== true || version >= verb.since;
 }
 
 /** machine.is_actionable_event(VERBS.get(target, target)) in the node's state. */

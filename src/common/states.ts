@@ -49,12 +49,10 @@ export const REBOOT = 'rebooting';
 export const SOFT_REBOOT = 'soft rebooting';
 export const SOFT_POWER_OFF = 'soft power off';
 
-/**
- * Node PATCH is allowed in these states even though a target state is set (Ironic 21.4.4's list;
- * servicing, 1.87, adds SERVICE, SERVICEHOLD and SERVICEFAIL).
- */
+/** Node PATCH is allowed in these states even though a target state is set (Ironic 2025.1's list). */
 export const UPDATE_ALLOWED_STATES: readonly string[] = [
   DEPLOYFAIL, INSPECTING, INSPECTFAIL, INSPECTWAIT, CLEANFAIL, ERROR, VERIFYING, ADOPTFAIL, RESCUEFAIL, UNRESCUEFAIL,
+  SERVICE, SERVICEHOLD, SERVICEFAIL,
 ];
 
 export const DELETE_ALLOWED_STATES: readonly string[] = [MANAGEABLE, ENROLL, ADOPTFAIL];
@@ -90,7 +88,6 @@ export const HISTORY_ADOPTION = 'adoption';
 export const HISTORY_CONSOLE = 'console';
 export const HISTORY_MONITORING = 'monitoring';
 export const HISTORY_VERIFY = 'verify';
-export const HISTORY_SERVICE = 'service';
 
 /** node.fault values (ironic/common/faults.py). */
 export const FAULT_POWER_FAILURE = 'power failure';

@@ -1,16 +1,18 @@
 /**
  * The `abort` verb (manager._do_abort): what each abortable state tears down, the last_error it
- * leaves, and the state it lands in. Clean, rescue and inspect wait behave as in Ironic 21.4.4;
- * deploy wait, the hold states and the service states follow later Ironic releases (their
- * verbs are above 1.82, so only RPC callers reach them).
+ * leaves, and the state it lands in. Clean, rescue and inspect wait, the three holds
+ * and service wait behave as in Ironic 2025.1; deploy wait and service failed follow later Ironic
+ * releases (their transitions are above the API's microversions, so only RPC callers reach them).
  */
 import { InvalidState, UnsupportedDriverExtension } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import {
-  cleaningErrorHandler, deployingErrorHandler, errorText, provisioningErrorHandler, servicingErrorHandler,
-  wipeCleaningInternalInfo, wipeDeployInternalInfo, wipeServiceInternalInfo,
+  cleaningErrorHandler, deployingErrorHandler, errorText, provisioningErrorHandler, wipeCleaningInternalInfo,
+  wipeDeployInternalInfo,
 } from './error-handlers';
+import { serviceAbort } from './servicing';
+import { tearDownInstance } from './teardown';
 import { statesLeftBy } from './fsm';
 import type { Task } from './task';
 
@@ -101,36 +103,18 @@ export async function cleanAbort(task: Task): Promise<void> {
   log.info(`Clean operation aborted for node ${node.uuid}`);
 }
 
-/** Servicing is failed first, then aborted from service failed back to active. */
+/** Service wait and service hold: Ironic 2025.1 only moves the node to service failed. */
 async function abortServicing(task: Task): Promise<void> {
-  if (await deferredToStepEnd(task, 'service_step')) return;
-  await task.processEvent('fail');
-  await task.processEvent('abort', { spawn: serviceAbort, errHandler: provisioningErrorHandler });
+  await task.processEvent('abort');
 }
 
+/** Service failed -> active (a later Ironic's transition, above the API's microversions). */
 async function abortServiceFailed(task: Task): Promise<void> {
   if (task.node.maintenance) {
     throw new InvalidState(`Can not abort service on node "${task.node.uuid}" while it is in maintenance mode. Please ` +
       'remove the node from maintenance prior to issuing the request to abort the service operation.');
   }
   await task.processEvent('abort', { spawn: serviceAbort, errHandler: provisioningErrorHandler });
-}
-
-/** servicing.do_node_service_abort. */
-async function serviceAbort(task: Task): Promise<void> {
-  const node = task.node;
-  try {
-    await task.driver.deploy.tearDownService(task);
-  } catch (err) {
-    await servicingErrorHandler(task, `Failed to tear down service for node ${node.uuid} after aborting the operation. ` +
-      `Error: ${errorText(err)}`, 'Failed to tear down service after aborting the operation', false);
-    return;
-  }
-  node.last_error = abortedError('service', stepOf(task, 'service_step'));
-  node.service_step = null;
-  wipeServiceInternalInfo(task);
-  await task.saveNode();
-  log.info(`Service operation aborted for node ${node.uuid}`);
 }
 
 async function abortRescue(task: Task): Promise<void> {
@@ -182,11 +166,28 @@ async function abortInspection(task: Task): Promise<void> {
   log.info(`Successfully aborted inspection of node ${node.uuid}`);
 }
 
-/** Deploy wait and deploy hold: break off the agent, clean up the deployment, deploy failed. */
+/** Deploy wait and deploy hold: break off the agent, then the deployment goes. */
 async function abortDeployment(task: Task): Promise<void> {
-  if (task.node.provision_state === states.DEPLOYWAIT && await deferredToStepEnd(task, 'deploy_step')) return;
+  const hold = task.node.provision_state === states.DEPLOYHOLD;
+  if (!hold && await deferredToStepEnd(task, 'deploy_step')) return;
   dropAgentUrl(task);
-  await task.processEvent('abort', { spawn: deployAbort, errHandler: provisioningErrorHandler });
+  await task.processEvent('abort', { spawn: hold ? tearDownHeldDeploy : deployAbort, errHandler: provisioningErrorHandler });
+}
+
+/**
+ * Ironic 2025.1 aborts a deploy hold into deploy failed with the tear down `delete` runs
+ * (_do_node_tear_down). Its closing `clean` has no transition out of deploy failed, so the
+ * spawned work fails, and the task manager records that as the node's last_error.
+ */
+async function tearDownHeldDeploy(task: Task): Promise<void> {
+  if (!await tearDownInstance(task)) return;
+  try {
+    await task.processEvent('clean');
+  } catch (err) {
+    if (!(err instanceof InvalidState)) throw err;
+    task.node.last_error = `Async execution of _do_node_tear_down failed with error: ${err.message}`;
+    await task.saveNode();
+  }
 }
 
 /** deployments.do_node_deploy_abort. */

@@ -4,6 +4,7 @@
  * user steps and returns to manageable.
  */
 import { AgentConnectionFailed, AgentInProgress, InvalidStateRequested, InvalidParameterValue } from '../common/errors';
+import { refuseDisallowedSteps, withoutDisallowedSteps } from '../common/disallowed-steps';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import type { Step } from '../rpc/conductor-api';
@@ -28,9 +29,11 @@ function skipAutomatedCleaning(task: Task): boolean {
 
 /** The steps a cleaning runs: the validated user steps (manual) or the driver's enabled steps, as Ironic stores them. */
 function cleaningSteps(task: Task, cleanSteps: Step[] | null, disableRamdisk: boolean): NodeStep[] {
-  if (cleanSteps !== null) return validateUserSteps(task, 'clean', cleanSteps, { disableRamdisk });
+  if (cleanSteps !== null) {
+    return withoutDisallowedSteps(task.ctx.conf, validateUserSteps(task, 'clean', cleanSteps, { disableRamdisk }), 'clean');
+  }
   const steps = withPriorityOverrides(driverSteps(task, 'clean'), cleanPriorityOverrides(task.ctx.conf));
-  return sortSteps(steps.filter((s) => s.priority !== 0)) as unknown as NodeStep[];
+  return withoutDisallowedSteps(task.ctx.conf, sortSteps(steps.filter((s) => s.priority !== 0)) as unknown as NodeStep[], 'clean');
 }
 
 /**
@@ -176,6 +179,8 @@ export async function doNodeClean(tasks: TaskManager, nodeId: string, cleanSteps
       }
       throw err;
     }
+    // Refused before the transition, so the node stays where it is.
+    refuseDisallowedSteps(task.ctx.conf, cleanSteps, 'clean');
     if (!isActionable(task.node.provision_state, 'clean')) {
       throw new InvalidStateRequested({ action: 'clean', node: task.node.uuid, state: task.node.provision_state });
     }

@@ -63,9 +63,15 @@ export function wipeCleaningInternalInfo(task: Task): void {
   task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), clean_steps: null };
 }
 
+/** async_steps._ALL_FLAGS: the reboot, skip and polling flags of every flow. */
+const ASYNC_FLAGS = ['cleaning_reboot', 'deployment_reboot', 'servicing_reboot', 'skip_current_clean_step',
+  'skip_current_deploy_step', 'skip_current_service_step', 'cleaning_polling', 'deployment_polling', 'servicing_polling'];
+
+const TOKEN_AND_URL = ['agent_secret_token', 'agent_secret_token_pregenerated', 'agent_url', 'agent_verify_ca'];
+
 export function wipeServiceInternalInfo(task: Task): void {
-  dropInternal(task, 'agent_secret_token', 'agent_url', 'service_step_index', 'servicing_reboot',
-    'servicing_polling', 'service_disable_ramdisk', 'skip_current_service_step', 'steps_validated');
+  dropInternal(task, ...TOKEN_AND_URL, 'agent_cached_service_steps', 'service_step_index', 'service_disable_ramdisk',
+    'steps_validated', 'image_source', ...ASYNC_FLAGS);
   task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), service_steps: null };
 }
 
@@ -126,19 +132,36 @@ export async function cleaningErrorHandler(task: Task, logmsg: string, opts: {
   }
 }
 
-/** servicing_error_handler: service failed, with fault `service failure` when a step was running. */
-export async function servicingErrorHandler(task: Task, logmsg: string, errmsg?: string, setFailState = true): Promise<void> {
+/**
+ * servicing_error_handler: service failed, with maintenance and fault `service failure` when a step
+ * was running, the service ramdisk torn down, and the step bookkeeping dropped.
+ */
+export async function servicingErrorHandler(task: Task, logmsg: string, opts: {
+  errmsg?: string; tearDownService?: boolean; setFailState?: boolean; setMaintenance?: boolean;
+} = {}): Promise<void> {
   const node = task.node;
-  const message = errmsg ?? logmsg;
+  const setMaintenance = opts.setMaintenance ?? Boolean(node.service_step && Object.keys(node.service_step).length);
+  let errmsg = opts.errmsg ?? logmsg;
   log.error(logmsg);
-  if (node.service_step && Object.keys(node.service_step).length) {
+  if (setMaintenance) {
     node.fault = states.FAULT_SERVICE_FAILURE;
     node.maintenance = true;
-    if (!node.maintenance_reason) node.maintenance_reason = message;
   }
-  node.service_step = {};
-  wipeServiceInternalInfo(task);
-  await task.recordHistory(message, states.HISTORY_SERVICE, true);
+  if (opts.tearDownService ?? true) {
+    try {
+      await task.driver.deploy.tearDownService(task);
+    } catch (err) {
+      log.error(`Failed to tear down servicing on node ${node.uuid}, reason: ${errorText(err)}`);
+      errmsg = `${errmsg}. Also failed to tear down servicing.`;
+    }
+  }
+  if ([states.SERVICING, states.SERVICEWAIT, states.SERVICEFAIL].includes(node.provision_state ?? '')) {
+    node.service_step = {};
+    dropInternal(task, 'service_step_index', ...ASYNC_FLAGS, ...TOKEN_AND_URL);
+  }
+  await task.recordHistory(errmsg, states.SERVICING, true);
+  if (!node.maintenance_reason && setMaintenance) node.maintenance_reason = errmsg;
+  if (task.ctx.conf.bool('conductor', 'poweroff_in_servicefail')) await task.powerAction(states.POWER_OFF);
   await task.saveNode();
-  if (setFailState && node.provision_state !== states.SERVICEFAIL) await task.processEvent('fail');
+  if ((opts.setFailState ?? true) && node.provision_state !== states.SERVICEFAIL) await task.processEvent('fail');
 }

@@ -117,6 +117,8 @@ const EDGES = lookupTable<EdgesOut>({
 export interface Verb {
   readonly event: string;
   readonly since: number;
+  /** Ironic checks this verb's microversion after the state check and the argument checks, not before. */
+  readonly late?: true;
 }
 
 /**
@@ -139,8 +141,8 @@ export const VERBS: Readonly<Record<string, Verb>> = lookupTable({
   unrescue: { event: 'unrescue', since: 38 },
   deploy: { event: 'deploy', since: 73 },
   undeploy: { event: 'delete', since: 1 },
-  unhold: { event: 'unhold', since: 85 },
-  service: { event: 'service', since: 87 },
+  unhold: { event: 'unhold', since: 85, late: true },
+  service: { event: 'service', since: 87, late: true },
 });
 
 /** One transition of the machine. */

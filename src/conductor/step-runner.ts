@@ -5,6 +5,9 @@
  * step is left. What each flow does at those points (state transitions, messages, error handler)
  * is its own.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { log } from '../common/log';
+import * as states from '../common/states';
 import type { StepResult } from '../drivers/base';
 import { executeStep, type NodeStep } from './steps';
 import type { Task } from './task';
@@ -57,19 +60,65 @@ export async function nextStepIndex(task: Task, kind: FlowKind): Promise<number 
   return next >= stepList(task, kind).length ? null : next;
 }
 
-/** The node's <kind>_step and driver_internal_info.<kind>_step_index, saved before the step runs. */
+/**
+ * The node's <kind>_step and driver_internal_info.<kind>_step_index, saved before the step runs;
+ * a polling flag left by the previous step is out of date.
+ */
 async function recordCurrentStep(task: Task, kind: FlowKind, step: NodeStep, index: number): Promise<void> {
   const node = task.node;
   node[`${kind}_step`] = { ...step };
-  node.driver_internal_info = { ...(node.driver_internal_info ?? {}), [`${kind}_step_index`]: index };
+  const info: Record<string, unknown> = { ...(node.driver_internal_info ?? {}), [`${kind}_step_index`]: index };
+  delete info[POLLING_FLAG[kind]];
+  node.driver_internal_info = info as typeof node.driver_internal_info;
   await task.saveNode();
+}
+
+const POWER_STEPS: ReadonlyMap<string, string> = new Map([
+  ['power_on', states.POWER_ON], ['power_off', states.POWER_OFF], ['reboot', states.REBOOT],
+]);
+
+/** A `wait` step's pause: its `seconds`, at most [conductor]max_conductor_wait_step_seconds. */
+async function waitStepPause(task: Task, step: NodeStep): Promise<void> {
+  const max = task.ctx.conf.int('conductor', 'max_conductor_wait_step_seconds');
+  let seconds = Math.trunc(Number((step.args ?? {}).seconds));
+  if (seconds > max) {
+    const warning = `A wait time exceeding the configured maximum has been requested. Holding for ${seconds}, got ${max}.`;
+    await task.recordHistory(warning, task.node.provision_state ?? '', false);
+    log.warning(warning);
+    seconds = max;
+  }
+  await sleep(seconds * 1000);
+  await task.processEvent('resume');
+}
+
+/**
+ * use_reserved_step_handler: the step names the conductor runs itself. Power steps run and the flow
+ * goes on ('used'); `hold` and `wait` move the node to the flow's hold or wait state and end this
+ * run ('exit'), `wait` with `seconds` resuming once they passed. Anything else runs on its interface (null).
+ */
+async function reservedStep(task: Task, step: NodeStep): Promise<'used' | 'exit' | null> {
+  const power = POWER_STEPS.get(step.step);
+  if (power !== undefined) {
+    await task.powerAction(power);
+    return 'used';
+  }
+  if (step.step === 'hold') {
+    await task.processEvent('hold');
+    return 'exit';
+  }
+  if (step.step !== 'wait') return null;
+  await task.processEvent('wait');
+  if (Object.hasOwn(step.args ?? {}, 'seconds')) await waitStepPause(task, step);
+  return 'exit';
 }
 
 /** Runs one step; true when the flow goes on with the next one. */
 async function runOne(task: Task, flow: StepFlow, step: NodeStep): Promise<boolean> {
   let result: StepResult;
   try {
-    result = await executeStep(task, step);
+    const reserved = await reservedStep(task, step);
+    if (reserved === 'exit') return false;
+    result = reserved === 'used' ? null : await executeStep(task, step);
   } catch (err) {
     await flow.failed(task, step, err);
     return false;

@@ -15,12 +15,15 @@ import { lookupTable } from '../common/own-keys';
 
 const stepId = (s: { interface: string; step: string }): string => `${s.interface}.${s.step}`;
 
-const INTERFACE_PRIORITY: Readonly<Record<string, number>> = lookupTable({ power: 5, management: 4, deploy: 3, bios: 2, raid: 1 });
+/** CLEANING_INTERFACE_PRIORITY (= DEPLOYING_ and SERVICING_ in Ironic 2025.1): ties in step priority. */
+const INTERFACE_PRIORITY: Readonly<Record<string, number>> = lookupTable({
+  vendor: 7, power: 6, management: 5, firmware: 4, deploy: 3, bios: 2, raid: 1,
+});
 
 export interface NodeStep {
   interface: string;
   step: string;
-  args: JsonObject;
+  args?: JsonObject;
   priority: number;
   abortable?: boolean;
   requires_ramdisk?: boolean;
@@ -74,7 +77,14 @@ export function sortSteps<T extends { priority?: number; interface: string }>(st
   });
 }
 
-/** Validates user steps against the driver's (validate_user_steps); returns them completed. */
+/**
+ * Step names the conductor resolves itself (use_reserved_step_handler). Validation passes over
+ * them (and over steps meant for child nodes), leaving them out of the list it returns, as Ironic
+ * 2025.1 does.
+ */
+const RESERVED_STEPS: ReadonlySet<string> = new Set(['power_on', 'power_off', 'reboot', 'hold', 'wait']);
+
+/** Validates user steps against the driver's (_validate_user_steps); returns them completed. */
 export function validateUserSteps(task: Task, kind: StepKind, userSteps: Step[], opts: {
   disableRamdisk?: boolean; errorPrefix?: string; skipMissing?: boolean;
 } = {}): NodeStep[] {
@@ -83,20 +93,21 @@ export function validateUserSteps(task: Task, kind: StepKind, userSteps: Step[],
   const result: NodeStep[] = [];
   for (const raw of userSteps) {
     const user: Record<string, unknown> = { ...raw };
+    if (user.execute_on_child_nodes || RESERVED_STEPS.has(String(raw.step))) continue;
     const driverStep = known.get(stepId(raw));
     if (!driverStep) {
       if (!opts.skipMissing) errors.push(`node does not support this ${kind} step: ${pyRepr(user)}`);
       continue;
     }
     errors.push(...checkArgs(kind, user, driverStep, opts.disableRamdisk ?? false));
-    if (kind === 'clean') {
+    if (kind !== 'deploy') {
+      // Fields a user may not set come from the driver.
       user.abortable = driverStep.abortable ?? false;
       user.priority = driverStep.priority;
     }
-    result.push({
-      interface: raw.interface, step: raw.step, args: (raw.args ?? {}) as JsonObject,
-      priority: Number(user.priority ?? 0), ...(kind === 'clean' ? { abortable: Boolean(user.abortable) } : {}),
-    });
+    result.push(kind === 'deploy'
+      ? { interface: raw.interface, step: raw.step, args: (raw.args ?? {}) as JsonObject, priority: Number(user.priority ?? 0) }
+      : user as unknown as NodeStep);
   }
   if (kind === 'deploy') errors.push(...duplicateErrors(result));
   if (errors.length) throw new InvalidParameterValue({ err: (opts.errorPrefix ?? '') + errors.join('; ') });
@@ -111,13 +122,13 @@ function checkArgs(kind: StepKind, user: Record<string, unknown>, driverStep: St
   if (unexpected.length) {
     errors.push(`${kind} step ${pyRepr(user)} has these unexpected arguments: ${unexpected.join(', ')}`);
   }
-  if (kind === 'clean' || Number(user.priority ?? 0) > 0) {
+  if (kind !== 'deploy' || Number(user.priority ?? 0) > 0) {
     const missing = Object.entries(argsinfo).filter(([name, info]) => info.required && !Object.hasOwn(args, name))
       .map(([name, info]) => (info.description ? `${name} (${info.description})` : name));
     if (missing.length) errors.push(`${kind} step ${pyRepr(user)} is missing these required arguments: ${missing.join(', ')}`);
-    if (disableRamdisk && (driverStep.requires_ramdisk ?? true)) errors.push(`clean step ${pyRepr(user)} requires booting a ramdisk`);
+    if (disableRamdisk && (driverStep.requires_ramdisk ?? true)) errors.push(`${kind} step ${pyRepr(user)} requires booting a ramdisk`);
   }
-  if (kind !== 'clean' && Number(user.priority ?? 0) > 0 && driverStep.interface === 'deploy' && driverStep.step === 'deploy') {
+  if (kind === 'deploy' && Number(user.priority ?? 0) > 0 && driverStep.interface === 'deploy' && driverStep.step === 'deploy') {
     errors.push(`deploy step ${String(user.step)} on interface ${String(user.interface)} is a core step and cannot be ` +
       'overridden by user steps. It may be disabled by setting the priority to 0');
   }

@@ -24,6 +24,16 @@ export async function doNodeTearDown(tasks: TaskManager, nodeId: string): Promis
 }
 
 async function runTearDown(task: Task): Promise<void> {
+  if (!await tearDownInstance(task)) return;
+  await task.processEvent('clean');
+  await runCleaning(task, null);
+}
+
+/**
+ * The instance goes (_do_node_tear_down up to cleaning): console, deploy clean-up and tear down,
+ * instance data and allocation. False when the tear down failed (and the node was failed).
+ */
+export async function tearDownInstance(task: Task): Promise<boolean> {
   const node = task.node;
   try {
     if (node.console_enabled) {
@@ -38,7 +48,7 @@ async function runTearDown(task: Task): Promise<void> {
     log.error(msg);
     await task.recordHistory(msg, states.HISTORY_UNPROVISION, true);
     await task.processEvent('fail');
-    return;
+    return false;
   }
   const info = { ...(node.driver_internal_info ?? {}) };
   for (const k of ['instance', 'root_uuid_or_disk_id', 'is_whole_disk_image', 'is_source_a_path', 'deploy_boot_mode']) delete info[k];
@@ -50,8 +60,7 @@ async function runTearDown(task: Task): Promise<void> {
   await task.saveNode();
   await destroyAllocation(task);
   log.info(`Successfully unprovisioned node ${node.uuid}.`);
-  await task.processEvent('clean');
-  await runCleaning(task, null);
+  return true;
 }
 
 /** The instance's allocation goes with it: the API then answers 404 for it and the node has none. */

@@ -10,7 +10,7 @@ import { DbError, InvalidSortKeyError, NotFoundError } from './errors';
 
 const NOT_FOUND_PARAM: Record<string, string> = lookupTable({
   Port: 'port', Portgroup: 'portgroup', Chassis: 'chassis', Node: 'node', Allocation: 'allocation',
-  DeployTemplate: 'template', InspectionRule: 'rule', VolumeConnector: 'connector', VolumeTarget: 'target', Conductor: 'conductor',
+  DeployTemplate: 'template', InspectionRule: 'rule', Runbook: 'runbook', VolumeConnector: 'connector', VolumeTarget: 'target', Conductor: 'conductor',
 });
 
 /** The Ironic exception for a DbError; any other error is returned as it is. */

@@ -159,7 +159,7 @@ export const NODE_FIELD_DECLS = [
   },
   { name: 'clean_step', ...STEP, since: V.NODE_CLEAN },
   { name: 'deploy_step', ...STEP, since: V.DEPLOY_STEP },
-  { name: 'service_step', column: 'dict', api: 'stored' },
+  { name: 'service_step', ...STEP, since: V.SERVICE },
   {
     name: 'resource_class', column: 'str', api: 'shown', since: V.RESOURCE_CLASS, input: 'str', maxLength: 80, patchable: true,
     patchStates: { states: BEFORE_DEPLOY, onceSet: true }, filters: byString(V.RESOURCE_CLASS),

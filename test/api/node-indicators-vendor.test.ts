@@ -50,6 +50,7 @@ describe('node indicators, vendor passthru and RAID validation', () => {
     assert.equal(res.status, 200);
     assert.equal(res.text, JSON.stringify({
       fourth_method_shared_lock: { http_methods: ['POST'], async: true, description: 'Test if the value of bar is woof', attach: false, require_exclusive_lock: false },
+      log_passthrough: { http_methods: ['POST'], async: true, description: 'Test pass-through to wait.', attach: false, require_exclusive_lock: true },
       second_method: { http_methods: ['POST'], async: true, description: 'Test if the value of bar is kazoo', attach: false, require_exclusive_lock: true },
       third_method_sync: { http_methods: ['POST'], async: false, description: 'Test if the value of bar is meow', attach: false, require_exclusive_lock: true },
     }).replace(/":/g, '": ').replace(/,"/g, ', "'));

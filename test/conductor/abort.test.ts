@@ -46,12 +46,15 @@ test('abort in deploy wait during a step that cannot be aborted only flags it', 
   assert.equal(n.last_error, null);
 });
 
-test('abort in deploy hold fails the deployment', async () => {
-  const node = await seeded({ provision_state: 'deploy hold', target_provision_state: 'active',
+test('abort in deploy hold tears the instance down in deploy failed, whose `clean` fails (as Ironic 2025.1)', async () => {
+  const node = await seeded({ provision_state: 'deploy hold', target_provision_state: 'active', instance_info: { image_source: 'x' },
     driver_internal_info: { agent_url: 'http://10.0.0.5:9999' } });
   await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
-  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('deploy failed'));
-  assert.equal(n.last_error, 'By request, the deploy operation was aborted');
+  const n = await waitForNode(fx.tmp.db, node.uuid, (x) => settledIn('deploy failed')(x) && x.last_error !== null);
+  assert.equal(n.last_error, "Async execution of _do_node_tear_down failed with error: Can not transition from state 'deploy failed' " +
+    "on event 'clean' (no defined transition)");
+  assert.equal(n.target_provision_state, 'active');
+  assert.deepEqual(n.instance_info, {});
   assert.equal(n.driver_internal_info?.agent_url, undefined);
 });
 
@@ -79,26 +82,30 @@ test('unhold releases deploy hold and clean hold back to their wait states', asy
   }
 });
 
-test('unhold in service hold resumes servicing after the held step', async () => {
+test('unhold in service hold runs the rest in service wait, which cannot reach active (as Ironic 2025.1)', async () => {
+  // continue_node_service runs after `unhold` (service hold -> service wait) without `resume`:
+  // the final `done` has no transition from service wait, and fail_on_error fails the servicing.
   const node = await seeded({ provision_state: 'service hold', target_provision_state: 'active',
     service_step: { interface: 'deploy', step: 'hold', priority: 0, args: {} },
     driver_internal_info: { service_steps: [{ interface: 'deploy', step: 'hold', priority: 0, args: {} }], service_step_index: 0 } });
   await fx.svc.api.doProvisioningAction(node.uuid, 'unhold');
-  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('active'));
-  assert.equal(n.target_provision_state, null);
-  assert.deepEqual(n.service_step, {});
-  assert.equal(n.driver_internal_info?.service_step_index, undefined);
+  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('service failed'));
+  assert.equal(n.target_provision_state, 'active');
+  assert.equal(n.last_error, 'Unexpected error when processing next service step. InvalidState: Can not transition from ' +
+    "state 'service wait' on event 'done' (no defined transition)");
+  assert.equal(n.maintenance, false);
 });
 
-test('abort in service wait returns the node to active with the abort recorded', async () => {
-  const node = await seeded({ provision_state: 'service wait', target_provision_state: 'active',
-    service_step: { interface: 'raid', step: 'apply_configuration', abortable: true, priority: 0, args: {} } });
-  await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
-  const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('active'));
-  assert.equal(n.target_provision_state, null);
-  assert.equal(n.last_error,
-    'By request, the service operation was aborted during or after the completion of step "raid.apply_configuration"');
-  assert.deepEqual(n.service_step, {});
+test('abort in service wait and service hold only fails the servicing, keeping its step', async () => {
+  for (const state of ['service wait', 'service hold']) {
+    const step = { interface: 'raid', step: 'apply_configuration', abortable: true, priority: 0, args: {} };
+    const node = await seeded({ provision_state: state, target_provision_state: 'active', service_step: step });
+    await fx.svc.api.doProvisioningAction(node.uuid, 'abort');
+    const n = await waitForNode(fx.tmp.db, node.uuid, settledIn('service failed'));
+    assert.equal(n.target_provision_state, 'active');
+    assert.equal(n.last_error, null);
+    assert.deepEqual(n.service_step, step);
+  }
 });
 
 test('abort in service failed is refused in maintenance and returns to active otherwise', async () => {

@@ -25,6 +25,7 @@ import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
 import { v2025Inspection } from './v2025-inspection';
 import { v2025NodesPortsGroup } from './v2025-nodes-ports';
+import { serviceRunbooksGroup } from './v2025-service-runbooks';
 import { volumeGroup } from './volume';
 
 // node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
@@ -52,6 +53,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   provisioningGroup,
   cleaningGroup,
   agentEventsGroup,
+  serviceRunbooksGroup,
   nodeFieldsGroup,
   v2025FirmwareVmedia,
   v2025Inspection,

@@ -7,6 +7,7 @@ import * as templatesRepo from '../../db/repositories/deploy-templates';
 import { collection } from '../collection';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
+import { ironicStepOrder } from '../step-rows';
 import * as args from '../schemas/args';
 import {
   DEPLOY_STEP_SCHEMA, TEMPLATE_PATCH_ALLOWED_FIELDS, TEMPLATE_SCHEMA, TEMPLATE_VALIDATOR,
@@ -84,42 +85,6 @@ function withRequestSteps(t: DeployTemplateWithSteps, steps: StepBody[]): Deploy
   return { ...t, steps: steps.map((s) => ({ ...s }) as unknown as DeployTemplateStepRecord) };
 }
 
-type StepValue = ReturnType<typeof stepValues>[number];
-
-function sortedJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(sortedJson).join(', ')}]`;
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}: ${sortedJson((value as Record<string, unknown>)[k])}`).join(', ')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-function stepKey(s: StepValue): [string, string, string, number] {
-  return [s.interface, s.step, sortedJson(s.args), s.priority];
-}
-
-function compareKeys(a: StepValue, b: StepValue): number {
-  const ka = stepKey(a);
-  const kb = stepKey(b);
-  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
-  return 0;
-}
-
-/**
- * The row order Ironic's _update_deploy_template_steps leaves: unchanged steps keep their rows, new
- * ones are inserted after them in (interface, step, args, priority) order.
- */
-function ironicStepOrder(current: DeployTemplateStepRecord[], wanted: StepValue[]): StepValue[] {
-  const remaining = [...wanted];
-  const kept: StepValue[] = [];
-  for (const c of current) {
-    const cur = { interface: c.interface, step: c.step, args: c.args, priority: c.priority };
-    const i = remaining.findIndex((w) => compareKeys(w, cur) === 0);
-    if (i >= 0) kept.push(...remaining.splice(i, 1));
-  }
-  return [...kept, ...remaining.sort(compareKeys)];
-}
-
 async function createTemplate(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
   readQuery(ctx, []);
@@ -159,7 +124,8 @@ async function patchTemplate(ctx: ApiContext): Promise<void> {
   if (doc.name !== t.name) changes.name = doc.name;
   if (JSON.stringify(doc.extra ?? null) !== JSON.stringify(t.extra)) changes.extra = doc.extra ?? null;
   if (doc.uuid !== t.uuid) throw new InvalidParameterValue('Cannot overwrite UUID for an existing DeployTemplate.');
-  const steps = ironicStepOrder(t.steps, stepValues(doc.steps as StepBody[]));
+  const current = t.steps.map((c) => ({ interface: c.interface, step: c.step, args: c.args, priority: c.priority }));
+  const steps = ironicStepOrder(current, stepValues(doc.steps as StepBody[]), (s) => s.priority);
   const updated = await templatesRepo.update(ctx.state.deps.db, t.id, { ...changes, steps });
   ctx.body = templateView(baseUrl(ctx), updated, null);
 }

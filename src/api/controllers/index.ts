@@ -10,6 +10,7 @@ import { driversRouter } from './drivers';
 import { conductorsRouter } from './conductors';
 import { allocationsRouter } from './allocations';
 import { deployTemplatesRouter } from './deploy-templates';
+import { runbooksRouter } from './runbooks';
 import { volumeRouter } from './volume';
 import { ramdiskRouter } from './ramdisk';
 import { continueInspectionRouter } from './continue-inspection';
@@ -27,6 +28,7 @@ export const RESOURCE_ROUTERS: (() => Router<ApiState>)[] = [
   conductorsRouter,
   allocationsRouter,
   deployTemplatesRouter,
+  runbooksRouter,
   volumeRouter,
   ramdiskRouter,
   continueInspectionRouter,

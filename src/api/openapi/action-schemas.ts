@@ -27,6 +27,8 @@ export const PROVISION_BODY_SCHEMA: Schema = {
     deploy_steps: { type: 'array', minVersion: V.DEPLOY_STEPS_IN_PROVISION },
     rescue_password: { type: 'string', minVersion: V.RESCUE_INTERFACE },
     disable_ramdisk: { type: 'boolean', minVersion: V.DISABLE_RAMDISK },
+    service_steps: { type: 'array', minVersion: V.SERVICE },
+    runbook: { type: 'string', minVersion: V.RUNBOOKS },
     // ironic-ts extension: carried untouched to the deploy interface (admin password, files).
     extra_data: { type: 'object' },
   },

@@ -15,6 +15,7 @@ import { PATCH_SCHEMA } from '../schemas/patch';
 import { PORT_SCHEMA } from '../schemas/port';
 import { PORTGROUP_SCHEMA } from '../schemas/portgroup';
 import { VMEDIA_ATTACH_SCHEMA } from '../schemas/vmedia';
+import { RUNBOOK_SCHEMA } from '../schemas/runbook';
 import { CONNECTOR_SCHEMA, TARGET_SCHEMA } from '../schemas/volume';
 import { V } from '../versions';
 import { PROVISION_BODY_SCHEMA, POWER_BODY_SCHEMA, BOOT_DEVICE_BODY_SCHEMA } from './action-schemas';
@@ -148,6 +149,11 @@ const ROWS: Row[] = [
   ['POST', '/v1/deploy_templates', 'Create a deploy template', 55, 201, TEMPLATE_SCHEMA],
   ['PATCH', '/v1/deploy_templates/:ident', 'Update a deploy template', 55, 200, PATCH_SCHEMA],
   ['DELETE', '/v1/deploy_templates/:ident', 'Delete a deploy template', 55, 204],
+  ['GET', '/v1/runbooks', 'List runbooks', 92, 200],
+  ['GET', '/v1/runbooks/:ident', 'Show a runbook', 92, 200],
+  ['POST', '/v1/runbooks', 'Create a runbook', 92, 201, RUNBOOK_SCHEMA],
+  ['PATCH', '/v1/runbooks/:ident', 'Update a runbook', 92, 200, PATCH_SCHEMA],
+  ['DELETE', '/v1/runbooks/:ident', 'Delete a runbook', 92, 204],
   ['GET', '/v1/volume', 'Volume resources', 32, 200],
   ['GET', '/v1/volume/connectors', 'List volume connectors', 32, 200],
   ['GET', '/v1/volume/connectors/:uuid', 'Show a volume connector', 32, 200],

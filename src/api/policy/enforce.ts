@@ -23,7 +23,7 @@ type Ctx = Koa.ParameterizedContext<ApiState>;
 const NODE_BODY_PATHS = /^\/v1\/(nodes(\/[^/]+)?|chassis\/[^/]+\/nodes(\/detail)?)$/;
 
 /** Lists whose controllers honour RequestAuth.listProject. */
-const PROJECT_FILTERED_LISTS = new Set(['node', 'port', 'portgroup', 'allocation', 'volume']);
+const PROJECT_FILTERED_LISTS = new Set(['node', 'port', 'portgroup', 'allocation', 'volume', 'runbook']);
 
 export const enforcePolicy: Koa.Middleware<ApiState> = async (ctx, next) => {
   const auth = ctx.state.auth;

@@ -1,6 +1,7 @@
 /**
  * Ironic 21.4.4's default policy (ironic/common/policy.py, dumped into ironic-policies.json by
- * scripts/dump-ironic-policies.py) evaluated as oslo.policy does with Ironic's defaults:
+ * scripts/dump-ironic-policies.py), with 2025.1's runbook rules and its set_provision_state
+ * clean_steps/service_steps rules added by hand, evaluated as oslo.policy does with Ironic's defaults:
  * `[oslo_policy]enforce_new_defaults = False` ORs each rule with its deprecated pre-RBAC rule, and
  * `enforce_scope = False` only logs a scope mismatch. `[oslo_policy]policy_file` overrides
  * rules (policy-file.ts).

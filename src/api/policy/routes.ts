@@ -9,7 +9,7 @@
 export type RouteRule =
   | { kind: 'plain'; policy: string }
   | { kind: 'node'; policy: string }
-  | { kind: 'list'; object: 'node' | 'port' | 'portgroup' | 'allocation' | 'volume' }
+  | { kind: 'list'; object: 'node' | 'port' | 'portgroup' | 'allocation' | 'volume' | 'runbook' }
   | { kind: 'child'; table: 'ports' | 'portgroups' | 'volume_connectors' | 'volume_targets'; policy: string }
   | { kind: 'allocation'; policy: string }
   | { kind: 'nodeCreate' }
@@ -128,6 +128,9 @@ const ROUTES: Route[] = [
   { methods: 'POST', path: /^\/v1\/inspection_rules$/, rule: plain('baremetal:inspection_rule:create') },
   { methods: 'PATCH', path: /^\/v1\/inspection_rules\/[^/]+$/, rule: plain('baremetal:inspection_rule:update') },
   { methods: 'DELETE', path: /^\/v1\/inspection_rules\/[^/]+$/, rule: plain('baremetal:inspection_rule:delete') },
+  // Runbook rules target the runbook's owner: its controller checks them once it has the runbook.
+  { methods: 'GET', path: /^\/v1\/runbooks$/, rule: { kind: 'list', object: 'runbook' } },
+  { methods: '*', path: /^\/v1\/runbooks(\/[^/]+)?$/, rule: { kind: 'open' } },
 
   { methods: 'POST', path: /^\/v1\/events$/, rule: plain('baremetal:events:post') },
   { methods: 'GET', path: /^\/v1\/shards(\/[^/]+)?$/, rule: plain('baremetal:shards:get') },

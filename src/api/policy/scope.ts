@@ -35,3 +35,8 @@ export function mayGetNode(auth: RequestAuth | undefined, node: NodeOwners): boo
 export function listScope(auth: RequestAuth | undefined): { project?: string } {
   return auth?.listProject ? { project: auth.listProject } : {};
 }
+
+/** check_owner_policy for an owned object other than a node (runbook): the rule against `<object>.owner`. */
+export function authorizeOwned(auth: RequestAuth | undefined, policy: string, object: string, owner: string | null): void {
+  if (auth) auth.enforcer.authorize(policy, auth.creds, { ...auth.creds, [`${object}.owner`]: owner });
+}

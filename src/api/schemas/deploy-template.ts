@@ -32,8 +32,11 @@ export const TEMPLATE_SCHEMA: Schema = {
 
 export const TEMPLATE_PATCH_ALLOWED_FIELDS = ['extra', 'name', 'steps', 'description'] as const;
 
-/** A template may not name the same interface/step twice. */
-function duplicateSteps(_name: string, value: unknown): unknown {
+/**
+ * api utils duplicate_steps: a template (or runbook) may not name the same interface/step twice.
+ * `noun` is how the message names it: "deploy template" in Ironic 21.4.4, "template" in 2025.1.
+ */
+export const duplicateSteps = (noun: string): Validator => (_name, value) => {
   if (value === null) return value;
   const steps = ((value as { steps?: { interface: string; step: string }[] }).steps ?? []);
   const counts = new Map<string, number>();
@@ -43,10 +46,10 @@ function duplicateSteps(_name: string, value: unknown): unknown {
   }
   const dups = [...counts].filter(([, n]) => n > 1).map(([k]) => k);
   if (dups.length) {
-    throw new InvalidDeployTemplate({ err: 'Duplicate deploy steps. A deploy template cannot have multiple deploy steps ' +
+    throw new InvalidDeployTemplate({ err: `Duplicate deploy steps. A ${noun} cannot have multiple deploy steps ` +
       `with the same interface and step. Duplicates: ${dups.join('; ')}` });
   }
   return value;
-}
+};
 
-export const TEMPLATE_VALIDATOR: Validator = andValid(schema(TEMPLATE_SCHEMA), duplicateSteps, dictValid({ uuid }));
+export const TEMPLATE_VALIDATOR: Validator = andValid(schema(TEMPLATE_SCHEMA), duplicateSteps('deploy template'), dictValid({ uuid }));

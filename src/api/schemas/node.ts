@@ -65,7 +65,8 @@ export const VIF_SCHEMA: Schema = {
   required: ['id'],
 };
 
-const STEP_INTERFACES = ['power', 'management', 'deploy', 'bios', 'raid'];
+/** conductor steps' CLEANING_INTERFACE_PRIORITY, in its order (Ironic 2025.1). */
+export const STEP_INTERFACES = ['vendor', 'power', 'management', 'firmware', 'deploy', 'bios', 'raid'];
 
 /** A property schema with Ironic's `description` (not validated, but shown in Ironic's error text). */
 function described(description: string, schema: Schema): Schema {
@@ -81,6 +82,9 @@ export const CLEAN_STEPS_SCHEMA: Schema = {
       interface: described('driver interface', { enum: STEP_INTERFACES }),
       step: described('name of clean step', { type: 'string', minLength: 1 }),
       args: described('additional args', { type: 'object', properties: {} }),
+      order: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', minLength: 1, pattern: '^[0-9]+$' }] },
+      execute_on_child_nodes: described('Boolean if the step should be executed on child nodes.', { type: 'boolean' }),
+      limit_child_node_execution: described('List of nodes upon which to execute child node steps on.', { type: 'array' }),
     },
     additionalProperties: false,
   },

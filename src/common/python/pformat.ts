@@ -1,17 +1,13 @@
-/**
- * pprint.pformat(value, width=72) for JSON-like values: dict keys sorted, one item per line when
- * too wide, and strings too wide split into adjacent literals at word ends (parenthesized at the top).
- */
+/** pprint.pformat(value, width=72) for JSON-like values: dict keys sorted, one item per line when too wide. */
 import { emptyDict } from '../own-keys';
 import { pyRepr } from './repr';
 
-export function pformat(value: unknown, indent = 0, allowance = 0, width = 72, nested = false): string {
+export function pformat(value: unknown, indent = 0, allowance = 0, width = 72, level = 1): string {
   const flat = pyRepr(sortedCopy(value));
   if (flat.length <= width - indent - allowance) return flat;
-  if (typeof value === 'string' && value !== '') return pformatStr(value, indent, allowance, width, nested);
   if (Array.isArray(value) && value.length > 0) {
     const inner = indent + 1;
-    const parts = value.map((item, i) => pformat(item, inner, i === value.length - 1 ? allowance + 1 : 1, width, true));
+    const parts = value.map((item, i) => pformat(item, inner, i === value.length - 1 ? allowance + 1 : 1, width, level + 1));
     return `[${parts.join(`,\n${' '.repeat(inner)}`)}]`;
   }
   if (isObject(value) && Object.keys(value).length > 0) {
@@ -19,33 +15,41 @@ export function pformat(value: unknown, indent = 0, allowance = 0, width = 72, n
     const inner = indent + 1;
     const parts = keys.map((k, i) => {
       const rk = pyRepr(k);
-      return `${rk}: ${pformat(value[k], inner + rk.length + 2, i === keys.length - 1 ? allowance + 1 : 1, width, true)}`;
+      return `${rk}: ${pformat(value[k], inner + rk.length + 2, i === keys.length - 1 ? allowance + 1 : 1, width, level + 1)}`;
     });
     return `{${parts.join(`,\n${' '.repeat(inner)}`)}}`;
   }
+  if (typeof value === 'string' && value.length > 0) return pformatStr(value, indent, allowance, width, level);
   return flat;
 }
 
-/** PrettyPrinter._pprint_str: each line, and within a line runs of word + spaces, as wide as fit. */
-function pformatStr(value: string, indent: number, allowance: number, width: number, nested: boolean): string {
-  const top = !nested;
-  const ind = top ? indent + 1 : indent;
-  const allow = top ? allowance + 1 : allowance;
-  const lines = value.match(/[^\n\r]*(?:\r\n|\n|\r)|[^\n\r]+$/g) ?? [value];
+/** str.splitlines(keepends=True) for the line breaks JSON text carries. */
+function splitLines(text: string): string[] {
+  return text.match(/[^\n\r]*(?:\r\n|\n|\r)|[^\n\r]+$/g) ?? [];
+}
+
+/**
+ * PrettyPrinter._pprint_str: a string too wide is cut after whitespace into adjacent literals,
+ * one per line (in parentheses at the top level), each within the width.
+ */
+function pformatStr(text: string, indentArg: number, allowanceArg: number, width: number, level: number): string {
+  const indent = level === 1 ? indentArg + 1 : indentArg;
+  const allowance = level === 1 ? allowanceArg + 1 : allowanceArg;
+  const lines = splitLines(text);
   const chunks: string[] = [];
-  const maxWidth = width - ind;
+  const maxWidth = width - indent;
   lines.forEach((line, i) => {
-    const lastLine = i === lines.length - 1;
+    const last = i === lines.length - 1;
     const rep = pyRepr(line);
-    if (rep.length <= (lastLine ? maxWidth - allow : maxWidth)) {
+    if (rep.length <= maxWidth - (last ? allowance : 0)) {
       chunks.push(rep);
       return;
     }
-    const parts = line.match(/\S*\s*/g)?.filter((p) => p !== '') ?? [line];
+    const parts = (line.match(/\S*\s*/g) ?? []).slice(0, -1);
     let current = '';
     parts.forEach((part, j) => {
       const candidate = current + part;
-      const limit = j === parts.length - 1 && lastLine ? maxWidth - allow : maxWidth;
+      const limit = maxWidth - (j === parts.length - 1 && last ? allowance : 0);
       if (pyRepr(candidate).length > limit) {
         if (current) chunks.push(pyRepr(current));
         current = part;
@@ -56,8 +60,8 @@ function pformatStr(value: string, indent: number, allowance: number, width: num
     if (current) chunks.push(pyRepr(current));
   });
   if (chunks.length === 1) return chunks[0];
-  const body = chunks.join(`\n${' '.repeat(ind)}`);
-  return top ? `(${body})` : body;
+  const body = chunks.join(`\n${' '.repeat(indent)}`);
+  return level === 1 ? `(${body})` : body;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -79,7 +79,8 @@ export const checkServicewaitTimeouts: Check = async (manager, rings) => {
     callback: async (task: Task) => {
       const lastError = 'Timeout reached while servicing the node. Please check if the ramdisk responsible for the ' +
         `servicing is running on the node. Failed on step ${pyRepr(maskForEcho(task.node.service_step ?? {}))}.`;
-      await servicingErrorHandler(task, lastError, lastError, false);
+      await servicingErrorHandler(task, `Servicing for node ${task.node.uuid} failed. ${lastError}`,
+        { errmsg: lastError, setFailState: false });
     },
   });
 };

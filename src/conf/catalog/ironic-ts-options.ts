@@ -12,6 +12,10 @@ export const EXTRA_OPTIONS = {
   conductor: {
     // Servicing (service wait) arrived after Ironic 21.4.4; same name and default as upstream.
     service_callback_timeout: { type: 'int', default: 1800, min: 0 },
+    // Later options of Ironic 2025.1, with its names and defaults: powering off nodes that failed
+    // servicing, and the longest pause a `wait` step may ask for.
+    poweroff_in_servicefail: { type: 'bool', default: false },
+    max_conductor_wait_step_seconds: { type: 'int', default: 30, min: 0, max: 1800 },
   },
   ipmi: {
     // Selects Debian's ipmitool binary (as Python Ironic runs it) instead of the built-in IPMI client.
@@ -113,6 +117,10 @@ export const EXTRA_OPTIONS = {
     allow_insecure_noauth: { type: 'bool', default: false },
   },
   api: {
+    // Steps operators forbid, as Debian's Ironic 2025.1 has them (a security update), with its defaults.
+    disallow_clean_steps: { type: 'list', default: ['vendor.send_raw'] },
+    disallow_deploy_steps: { type: 'list', default: ['vendor.send_raw'] },
+    disallow_service_steps: { type: 'list', default: ['vendor.send_raw'] },
     // Largest request body for any endpoint but provisioning (Ironic's json_depth middleware limit).
     max_json_body_size: { type: 'int', default: 1048576, min: 0 },
     // Provisioning bodies carry configdrives (64 MiB, as Ironic allows).

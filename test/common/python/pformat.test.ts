@@ -1,7 +1,31 @@
-/** pformat against CPython's pprint.pformat(value, width=72), jsonschema's width (outputs recorded from CPython). */
+/** pprint.pformat(width=72) as Ironic's jsonschema messages print schemas and instances (expected texts from CPython 3). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pformat } from '../../../src/common/python/pformat';
+
+test('long strings are cut after whitespace into adjacent literals, as pprint does', () => {
+  assert.equal(pformat({ a: { description: 'Boolean if the step should be executed on child nodes.', type: 'boolean' },
+    b: 'x'.repeat(100), c: 'hello world '.repeat(12) }),
+  "{'a': {'description': 'Boolean if the step should be executed on child '\n" +
+  "                      'nodes.',\n" +
+  "       'type': 'boolean'},\n" +
+  " 'b': '" + 'x'.repeat(100) + "',\n" +
+  " 'c': 'hello world hello world hello world hello world hello world '\n" +
+  "      'hello world hello world hello world hello world hello world '\n" +
+  "      'hello world hello world '}");
+});
+
+test('a top-level string is parenthesised and lines break after their newlines', () => {
+  assert.equal(pformat('hello world '.repeat(12)),
+    "('hello world hello world hello world hello world hello world hello '\n" +
+    " 'world hello world hello world hello world hello world hello world '\n" +
+    " 'hello world ')");
+  assert.equal(pformat(['line one\nline two is long '.repeat(2)]), "['line one\\nline two is long line one\\nline two is long ']");
+  assert.equal(pformat(['line one\nline two is long '.repeat(5)]),
+    "['line one\\n'\n 'line two is long line one\\n'\n 'line two is long line one\\n'\n 'line two is long line one\\n'\n" +
+    " 'line two is long line one\\n'\n 'line two is long ']");
+  assert.equal(pformat('short'), "'short'");
+});
 
 const CASES: [unknown, string][] = [
   ["word word word word word word word word word word word word word word word word word word word word ", "('word word word word word word word word word word word word word '\n 'word word word word word word word ')"],
@@ -11,6 +35,6 @@ const CASES: [unknown, string][] = [
   ["short", "'short'"],
 ];
 
-test('pformat wraps as pprint does, long strings split at word ends', () => {
+test('the firmware schema texts wrap as pprint does', () => {
   for (const [value, expected] of CASES) assert.equal(pformat(value), expected);
 });

@@ -1,22 +1,25 @@
 /**
- * PUT /v1/nodes/{ident}/states/provision (NodeStatesController.provision of Ironic 21.4.4): verb
- * version gates, the state-machine check (api/machine.ts, from conductor/fsm.ts), configdrive / steps /
- * rescue password / disable_ramdisk rules in Ironic's order, then the conductor call. ironic-ts adds
- * `extra_data`: an object handed untouched to the deploy (DeployRequest.extraData).
+ * PUT /v1/nodes/{ident}/states/provision (NodeStatesController.provision of Ironic 2025.1): verb
+ * version gates, the state-machine check (api/machine.ts, from conductor/fsm.ts), configdrive /
+ * runbook / steps / rescue password / disable_ramdisk rules in Ironic's order, then the conductor
+ * call. ironic-ts adds `extra_data`: an object handed untouched to the deploy (DeployRequest.extraData).
  */
 import { BadRequest, ClientSideError, InvalidParameterValue, withCode, InvalidStateRequested, NodeInMaintenance, NodeLocked, NotAcceptable }
   from '../../../common/errors';
+import { refuseDisallowedSteps } from '../../../common/disallowed-steps';
 import { validationErrorText } from '../../../common/jsonschema';
 import { pyTruthy } from '../../../common/python/truthiness';
 import type { DeployRequest, Step } from '../../../rpc/conductor-api';
-import { getNodeByIdent } from '../../node-lookup';
+import { getNodeByIdent, type NodeRecord } from '../../node-lookup';
+import { authorizeOwned, nodeOwnerTarget } from '../../policy/scope';
 import * as args from '../../schemas/args';
 import type { Schema } from '../../schemas/jsonschema';
 import { CLEAN_STEPS_SCHEMA, CONFIGDRIVE_SCHEMA, DEPLOY_STEPS_SCHEMA } from '../../schemas/node';
 import type { ApiContext } from '../../state';
 import { V } from '../../versions';
 import { accepted, conductorTopic, nodeIdentArg, nodeLocation, readArgs, typesArg } from './params';
-import { apiVerb, isActionableTarget, transitionAllowedAt, verbAllowedAt } from '../../machine';
+import { apiVerb, isActionableTarget, lateVerbAllowedAt, transitionAllowedAt, verbAllowedAt } from '../../machine';
+import { getRunbook, runbookSteps } from '../../runbook-lookup';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
@@ -43,9 +46,11 @@ function checkConfigdrive(ctx: ApiContext, target: string, configdrive: unknown)
   }
 }
 
-function checkSteps(steps: unknown, kind: 'clean' | 'deploy', schema: Schema): void {
+/** _check_steps and the operator's disallowed steps (_check_clean_steps & co). */
+function checkSteps(ctx: ApiContext, steps: unknown, kind: 'clean' | 'deploy' | 'service', schema: Schema): void {
   const problem = validationErrorText(steps, schema);
   if (problem !== null) throw new InvalidParameterValue(`Invalid ${kind}_steps: ${problem}`);
+  refuseDisallowedSteps(ctx.state.deps.conf, steps as Step[], kind);
 }
 
 interface ProvisionArgs {
@@ -53,6 +58,8 @@ interface ProvisionArgs {
   configdrive: unknown;
   cleanSteps: unknown[] | null;
   deploySteps: unknown[] | null;
+  serviceSteps: unknown[] | null;
+  runbook: string | null;
   rescuePassword: string | null;
   disableRamdisk: boolean | null;
   extraData: Record<string, unknown> | null;
@@ -68,29 +75,64 @@ function readProvisionArgs(ctx: Ctx): ProvisionArgs {
     { name: 'rescue_password', validate: args.string },
     { name: 'disable_ramdisk', validate: args.boolean },
     { name: 'extra_data', validate: typesArg(['NoneType', 'dict']) },
+    { name: 'service_steps', validate: typesArg(['NoneType', 'list']) },
+    { name: 'runbook', validate: typesArg(['NoneType', 'str']) },
   ], () => nodeIdentArg(ident));
   return {
     target: a.target as string,
     configdrive: a.configdrive ?? null,
     cleanSteps: (a.clean_steps ?? null) as unknown[] | null,
     deploySteps: (a.deploy_steps ?? null) as unknown[] | null,
+    serviceSteps: (a.service_steps ?? null) as unknown[] | null,
+    runbook: (a.runbook ?? null) as string | null,
     rescuePassword: (a.rescue_password ?? null) as string | null,
     disableRamdisk: (a.disable_ramdisk ?? null) as boolean | null,
     extraData: (a.extra_data ?? null) as Record<string, unknown> | null,
   };
 }
 
-/** Everything Ironic checks between the state-machine test and the conductor call. */
-function checkRequest(ctx: ApiContext, a: ProvisionArgs, provisionState: string | null): void {
+const RUNBOOK_TARGETS = "['clean', 'service']";
+
+/**
+ * _handle_runbook: the runbook's steps stand in for clean_steps or service_steps (never both), and
+ * its disable_ramdisk for the request's; only a runbook named among the node's traits may run.
+ */
+async function applyRunbook(ctx: ApiContext, a: ProvisionArgs, node: NodeRecord, ident: string): Promise<void> {
+  if (ctx.state.version < V.RUNBOOKS) throw new NotAcceptable();
+  const runbook = await getRunbook(ctx, ident);
+  authorizeOwned(ctx.state.auth, 'baremetal:runbook:use', 'runbook', runbook.owner);
+  if (!node.traits.some((t) => t.trait === runbook.name)) {
+    throw new ClientSideError(`This runbook has not been approved for use on this node ${node.uuid}. ` +
+      'Please ask an administrator to add it to your node traits.');
+  }
+  a.disableRamdisk = runbook.disable_ramdisk ?? false;
+  if (a.target === 'clean') {
+    if (pyTruthy(a.cleanSteps)) throw new ClientSideError('Please provide either "clean_steps" or a runbook, but not both.');
+    a.cleanSteps = runbookSteps(runbook);
+  } else if (a.target === 'service') {
+    if (pyTruthy(a.serviceSteps)) throw new ClientSideError('Please provide either "service_steps" or a runbook, but not both.');
+    a.serviceSteps = runbookSteps(runbook);
+  }
+}
+
+/** "<steps>" is only valid with its own verb; steps a runbook supplied name the runbook instead. */
+function checkStepsTarget(a: ProvisionArgs, steps: unknown, verb: 'clean' | 'service'): void {
+  if (!pyTruthy(steps) || a.target === verb) return;
+  throw new ClientSideError(a.runbook
+    ? `"runbooks" is only valid when setting target provision state to any of ${RUNBOOK_TARGETS}`
+    : `"${verb}_steps" is only valid when setting target provision state to ${verb}`);
+}
+
+/** Everything Ironic checks between the state-machine test and the conductor call, in its order. */
+async function checkRequest(ctx: ApiContext, a: ProvisionArgs, node: NodeRecord): Promise<void> {
   checkConfigdrive(ctx, a.target, a.configdrive);
+  if (a.runbook) await applyRunbook(ctx, a, node, a.runbook);
   if (a.disableRamdisk !== null) {
     if (ctx.state.version < V.DISABLE_RAMDISK) throw new NotAcceptable('disable_ramdisk is not acceptable in this API version');
-    // exception.BadRequest has no code of its own in Ironic (a 500); it is the client's mistake.
+    // exception.BadRequest is Invalid (400) in Ironic 2025.1.
     if (a.target !== 'clean') throw withCode(new BadRequest('disable_ramdisk is supported only with manual cleaning'), 400);
   }
-  if (pyTruthy(a.cleanSteps) && a.target !== 'clean') {
-    throw new ClientSideError('"clean_steps" is only valid when setting target provision state to clean');
-  }
+  checkStepsTarget(a, a.cleanSteps, 'clean');
   if (pyTruthy(a.deploySteps)) {
     if (ctx.state.version < V.DEPLOY_STEPS_IN_PROVISION) {
       throw new NotAcceptable(`Request not acceptable. The minimal required API version should be 1.${V.DEPLOY_STEPS_IN_PROVISION}`);
@@ -105,7 +147,10 @@ function checkRequest(ctx: ApiContext, a: ProvisionArgs, provisionState: string 
   if (a.extraData !== null && !['active', 'rebuild', 'deploy'].includes(a.target)) {
     throw new ClientSideError('"extra_data" is only valid when setting target provision state to active, rebuild or deploy');
   }
-  if (!transitionAllowedAt(provisionState, a.target, ctx.state.version)) throw new NotAcceptable();
+  if (!transitionAllowedAt(node.provision_state, a.target, ctx.state.version)) throw new NotAcceptable();
+  if (a.target === 'unhold' && !lateVerbAllowedAt(a.target, ctx.state.version)) throw new NotAcceptable();
+  checkStepsTarget(a, a.serviceSteps, 'service');
+  if (a.target === 'service' && !lateVerbAllowedAt(a.target, ctx.state.version)) throw new NotAcceptable();
 }
 
 /** _do_provision_action: the conductor call for the verb. */
@@ -113,7 +158,7 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
   const c = ctx.state.deps.conductor;
   const t = a.target;
   if (t === 'active' || t === 'rebuild' || t === 'deploy') {
-    if (pyTruthy(a.deploySteps)) checkSteps(a.deploySteps, 'deploy', DEPLOY_STEPS_SCHEMA);
+    if (pyTruthy(a.deploySteps)) checkSteps(ctx, a.deploySteps, 'deploy', DEPLOY_STEPS_SCHEMA);
     const request: DeployRequest = { rebuild: t === 'rebuild' };
     if (pyTruthy(a.configdrive)) request.configdrive = a.configdrive as DeployRequest['configdrive'];
     if (pyTruthy(a.deploySteps)) request.deploySteps = a.deploySteps as Step[];
@@ -132,14 +177,32 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
     await c.inspectHardware(uuid);
   } else if (t === 'clean') {
     if (!pyTruthy(a.cleanSteps)) throw new ClientSideError('"clean_steps" is required when setting target provision state to clean');
-    checkSteps(a.cleanSteps, 'clean', CLEAN_STEPS_SCHEMA);
+    checkSteps(ctx, a.cleanSteps, 'clean', CLEAN_STEPS_SCHEMA);
     await c.doNodeClean(uuid, a.cleanSteps as Step[], a.disableRamdisk ?? undefined);
+  } else if (t === 'service') {
+    if (!pyTruthy(a.serviceSteps)) {
+      throw new ClientSideError('"service_steps" is required when setting target provision state to service');
+    }
+    checkSteps(ctx, a.serviceSteps, 'service', CLEAN_STEPS_SCHEMA);
+    await c.doNodeService(uuid, a.serviceSteps as Step[], a.disableRamdisk ?? undefined);
   } else if (apiVerb(t) !== undefined) {
-    // PROVISION_ACTION_STATES: the verbs left (manage, provide, abort, adopt) are plain actions.
+    // PROVISION_ACTION_STATES: the verbs left (manage, provide, abort, adopt, unhold) are plain actions.
     await c.doProvisioningAction(uuid, t);
   } else {
     throw new InvalidStateRequested(`The requested action "${t}" could not be understood.`);
   }
+}
+
+/**
+ * The secondary rules for arbitrary steps (checked before the request's content): a runbook's
+ * steps are governed by baremetal:runbook:use instead.
+ */
+function authorizeSteps(ctx: ApiContext, a: ProvisionArgs, node: NodeRecord): void {
+  const auth = ctx.state.auth;
+  if (!auth || a.runbook) return;
+  const target = nodeOwnerTarget(auth, node);
+  if (pyTruthy(a.cleanSteps)) auth.enforcer.authorize('baremetal:node:set_provision_state:clean_steps', auth.creds, target);
+  if (pyTruthy(a.serviceSteps)) auth.enforcer.authorize('baremetal:node:set_provision_state:service_steps', auth.creds, target);
 }
 
 export async function setProvisionState(ctx: Ctx): Promise<void> {
@@ -147,6 +210,7 @@ export async function setProvisionState(ctx: Ctx): Promise<void> {
   const a = readProvisionArgs(ctx);
   const node = await getNodeByIdent(ctx, ident);
   if (!verbAllowedAt(a.target, ctx.state.version)) throw new NotAcceptable();
+  authorizeSteps(ctx, a, node);
   if ((a.target === 'active' || a.target === 'rebuild') && node.maintenance) {
     throw new NodeInMaintenance({ op: 'provisioning', node: node.uuid });
   }
@@ -154,7 +218,7 @@ export async function setProvisionState(ctx: Ctx): Promise<void> {
     if (node.reservation) throw new NodeLocked({ node: node.uuid, host: node.reservation });
     throw new InvalidStateRequested({ action: a.target, node: node.uuid, state: node.provision_state });
   }
-  checkRequest(ctx, a, node.provision_state);
+  await checkRequest(ctx, a, node);
   await conductorTopic(ctx, node);
   await dispatch(ctx, node.uuid, a);
   accepted(ctx);
