@@ -14,13 +14,15 @@ export interface TempestSite {
 
 /**
  * [DEFAULT] lines for the ironic-ts under test: as devstack's ironic jobs, the ipmi hardware type
- * beside fake-hardware (the plugin switches a node's driver to ipmi and resets its interfaces).
+ * beside fake-hardware (the plugin switches a node's driver to ipmi and resets its interfaces), and no
+ * default deploy interface, so each type takes its first (fake for fake-hardware, direct for ipmi).
  */
 export const IRONIC_HARDWARE_CONF = `enabled_hardware_types = fake-hardware,ipmi
 enabled_boot_interfaces = fake,pxe
 enabled_deploy_interfaces = fake,direct
 enabled_management_interfaces = fake,ipmitool
 enabled_power_interfaces = fake,ipmitool
+default_deploy_interface =
 `;
 
 export function tempestConf(site: TempestSite): string {
