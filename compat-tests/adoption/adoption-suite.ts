@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { createDatabase, dropDatabase, sql } from '../scaleout/mariadb';
 import { freePort } from '../support/target';
 import { call, ok } from './api';
-import { fillReference, Inventory } from './fill';
+import { fill2025, fillReference, Inventory } from './fill';
 import { requestSequence, takeSnapshot, diffSnapshots, describe, Snapshot } from './snapshot';
 import { startReference, writeIronicTsConf, startIronicTs, dbsync, Running } from './servers';
 import { rowCounts } from './rows';
@@ -22,7 +22,8 @@ import { IRONIC_VERSION, type ReferenceRelease } from '../support/reference-iron
 
 /** Tables holding what operators created; their counts must not move at all. */
 const DATA_TABLES = ['nodes', 'chassis', 'ports', 'portgroups', 'node_traits', 'deploy_templates', 'deploy_template_steps',
-  'node_tags', 'volume_connectors', 'volume_targets', 'bios_settings', 'allocations'];
+  'node_tags', 'volume_connectors', 'volume_targets', 'bios_settings', 'allocations', 'runbooks', 'runbook_steps',
+  'inspection_rules', 'firmware_information'];
 /** Each release's alembic head, which adoption leaves in place so that release can start again. */
 const ALEMBIC_HEAD: Readonly<Record<ReferenceRelease, string>> = { '2023.1': '4dbec778866e', '2025.1': '21c48150dea9' };
 
@@ -121,13 +122,15 @@ export function adoptionSuite(release: ReferenceRelease): void {
     const reference = await startReference(release, path.join(dir, 'reference'), referencePort(), dbUrl);
     running.push(reference);
     const inventory: Inventory = await fillReference(reference.url);
+    if (release === '2025.1') inventory.v2025 = await fill2025(reference.url, inventory);
     recordVifsOnPorts(inventory);
     const sequence = requestSequence(inventory);
     const before = await takeSnapshot(reference.url, sequence);
     assertReferenceFilled(before);
     await stop(reference);
     const rowsBefore = rowCounts(database);
-    assert.ok((rowsBefore.get('nodes') ?? 0) === 5, 'the reference stored the five nodes');
+    const nodeRows = inventory.v2025 === undefined ? 5 : 6;
+    assert.ok((rowsBefore.get('nodes') ?? 0) === nodeRows, `the reference stored the ${nodeRows} nodes`);
 
     // 2. ironic-ts on the untouched database: by design it refuses a schema it has not adopted yet.
     const port = await freePort();

@@ -15,6 +15,9 @@ export interface RawAnswer {
 
 export const LATEST = '1.82';
 
+/** Ironic 29.0.5's newest version, for what 2025.1 added. */
+export const LATEST_2025 = '1.96';
+
 export async function call(base: string, method: string, path: string, body?: unknown, version: string | null = LATEST): Promise<RawAnswer> {
   const headers: Record<string, string> = {};
   if (version !== null) headers['X-OpenStack-Ironic-API-Version'] = version;
@@ -26,8 +29,8 @@ export async function call(base: string, method: string, path: string, body?: un
 }
 
 /** Calls and insists on a 2xx answer; returns the parsed body (or null when empty). */
-export async function ok(base: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await call(base, method, path, body);
+export async function ok(base: string, method: string, path: string, body?: unknown, version: string = LATEST): Promise<Record<string, unknown>> {
+  const res = await call(base, method, path, body, version);
   if (res.status < 200 || res.status > 299) throw new ApiCallError(method, path, res.status, res.bodyText);
   return res.bodyText === '' ? {} : JSON.parse(res.bodyText) as Record<string, unknown>;
 }

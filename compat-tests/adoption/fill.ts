@@ -3,7 +3,7 @@
  * provision states, a maintenance node, secrets in driver_info, traits, a chassis, ports with switch
  * data, a portgroup, VIFs and a deploy template.
  */
-import { ok, waitProvisionState } from './api';
+import { LATEST_2025, ok, waitProvisionState } from './api';
 
 export interface Inventory {
   chassis: string;
@@ -11,6 +11,16 @@ export interface Inventory {
   ports: string[];
   portgroup: string;
   template: string;
+  /** What only Ironic 2025.1 can hold, when the reference is 29.0.5. */
+  v2025?: Inventory2025;
+}
+
+export interface Inventory2025 {
+  /** A child node of adopt-available (hidden from default node lists). */
+  child: string;
+  namedPort: string;
+  runbook: string;
+  rule: string;
 }
 
 const PROPERTIES = { cpus: 8, memory_mb: 16384, local_gb: 100, cpu_arch: 'x86_64', capabilities: 'boot_mode:uefi' };
@@ -71,4 +81,23 @@ export async function fillReference(base: string): Promise<Inventory> {
     steps: [{ interface: 'bios', step: 'apply_configuration', priority: 150, args: { settings: [{ name: 'LogicalProc', value: 'Enabled' }] } }],
   });
   return { chassis, nodes: [enroll, manageable, available, active, maint], ports: net.ports, portgroup: net.portgroup, template: String(template.uuid) };
+}
+
+/** Ironic 2025.1's additions: a child node, a named port, a runbook and an inspection rule. */
+export async function fill2025(base: string, inv: Inventory): Promise<Inventory2025> {
+  const [parent] = [inv.nodes[2]];
+  const child = await ok(base, 'POST', '/v1/nodes', {
+    name: 'adopt-child', driver: 'fake-hardware', parent_node: parent, disable_power_off: true, description: 'a DPU',
+  }, LATEST_2025);
+  const port = await ok(base, 'POST', '/v1/ports', { node_uuid: parent, address: '52:54:00:aa:00:05', name: 'adopt-port-named' }, LATEST_2025);
+  const runbook = await ok(base, 'POST', '/v1/runbooks', {
+    name: 'CUSTOM_ADOPT_RUNBOOK', extra: { by: 'adoption' },
+    steps: [{ interface: 'deploy', step: 'erase_devices_metadata', args: {}, order: 1 }],
+  }, LATEST_2025);
+  const rule = await ok(base, 'POST', '/v1/inspection_rules', {
+    description: 'adoption rule', priority: 10,
+    conditions: [{ op: 'is-true', args: { value: '{inventory[interfaces][0][has_carrier]}' } }],
+    actions: [{ op: 'set-attribute', args: { path: '/extra/inspected', value: true } }],
+  }, LATEST_2025);
+  return { child: String(child.uuid), namedPort: String(port.uuid), runbook: String(runbook.uuid), rule: String(rule.uuid) };
 }

@@ -3,8 +3,8 @@
  * it. Same database, so uuids, names and timestamps are compared literally; only what belongs to the
  * process (port in links, request ids, sub-second digits of timestamps) is normalised.
  */
-import { call, LATEST } from './api';
-import type { Inventory } from './fill';
+import { call, LATEST, LATEST_2025 } from './api';
+import type { Inventory, Inventory2025 } from './fill';
 import { compareResponses } from '../differential/compare';
 import type { Difference, NormalizedResponse } from '../differential/types';
 
@@ -44,7 +44,31 @@ export function requestSequence(inv: Inventory): Request[] {
     { path: '/v1/drivers', version: LATEST },
     { path: '/v1/drivers/fake-hardware', version: LATEST },
   );
+  if (inv.v2025 !== undefined) seq.push(...sequence2025(inv, inv.v2025));
   return seq;
+}
+
+/** The same reads at 1.96 and what only 2025.1 holds: children, named ports, runbooks, inspection rules. */
+function sequence2025(inv: Inventory, extra: Inventory2025): Request[] {
+  const v = LATEST_2025;
+  return [
+    { path: '/v1/nodes/detail', version: v },
+    { path: '/v1/nodes/detail?include_children=True', version: v },
+    { path: `/v1/nodes?parent_node=${inv.nodes[2]}`, version: v },
+    { path: `/v1/nodes/${inv.nodes[2]}/children`, version: v },
+    ...[...inv.nodes, extra.child].map((n) => ({ path: `/v1/nodes/${n}`, version: v })),
+    { path: `/v1/nodes/${inv.nodes[3]}/firmware`, version: v },
+    { path: '/v1/ports/detail', version: v },
+    { path: '/v1/ports/adopt-port-named', version: v },
+    { path: '/v1/portgroups/detail', version: v },
+    { path: '/v1/runbooks?detail=True', version: v },
+    { path: `/v1/runbooks/${extra.runbook}`, version: v },
+    { path: '/v1/runbooks/CUSTOM_ADOPT_RUNBOOK', version: v },
+    { path: '/v1/inspection_rules?detail=True', version: v },
+    { path: `/v1/inspection_rules/${extra.rule}`, version: v },
+    { path: '/v1/deploy_templates?detail=True', version: v },
+    { path: '/v1/drivers/fake-hardware', version: v },
+  ];
 }
 
 function normalizeText(s: string, port: number): string {
