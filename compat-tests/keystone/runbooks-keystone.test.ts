@@ -5,7 +5,7 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startKeystone, Keystone } from '../support/keystone';
+import { ironicServiceUser, ironicKeystoneConf, startKeystone, Keystone } from '../support/keystone';
 import { startTarget, Target } from '../support/target';
 
 interface Reply { status: number; text: string; json: () => Record<string, unknown> }
@@ -28,18 +28,7 @@ function faultstring(reply: Reply): string {
 }
 
 function keystoneConf(url: string): string {
-  return `auth_strategy = keystone
-[keystone_authtoken]
-auth_type = password
-auth_url = ${url}
-www_authenticate_uri = ${url}
-username = ironic
-password = ironic-service-password
-project_name = service
-user_domain_name = Default
-project_domain_name = Default
-region_name = RegionOne
-memcached_servers = 127.0.0.1:11211
+  return `${ironicKeystoneConf(url)}memcached_servers = 127.0.0.1:11211
 token_cache_time = 300
 `;
 }
@@ -48,7 +37,7 @@ const steps = [{ interface: 'bios', step: 'factory_reset', args: {}, order: 0 }]
 
 before(async () => {
   ks = await startKeystone();
-  await ks.createUser('ironic', { password: 'ironic-service-password', project: 'service', projectRoles: ['admin', 'service'] });
+  await ironicServiceUser(ks);
   await ks.createUser('manager-a', { project: 'proj-a', projectRoles: ['manager', 'reader'] });
   await ks.createUser('manager-b', { project: 'proj-b', projectRoles: ['manager', 'reader'] });
   await ks.createUser('sysmember', { systemRoles: ['member', 'reader'] });

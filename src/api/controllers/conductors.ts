@@ -7,7 +7,7 @@ import { applyPage } from '../../db/repositories/paginate';
 import { collection } from '../collection';
 import { baseUrl } from '../links';
 import * as args from '../schemas/args';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
+import { checkAllowFields, nextArgs, readQuery, PAGE_ARGS, readListArgs, checkPage } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
@@ -26,15 +26,11 @@ async function conductorRow(ctx: ApiContext, hostname: string): Promise<Record<s
 const LIST_ARGS = { ...PAGE_ARGS, marker: args.logicalName, fields: args.stringList, detail: args.boolean } as const;
 
 async function listConductors(ctx: ApiContext): Promise<void> {
-  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readListArgs(ctx, LIST_ARGS);
+  const listArgs = readListArgs(ctx, LIST_ARGS);
+  const { marker, sortKey, detail } = listArgs;
   if (ctx.state.version < V.CONDUCTORS) throw new NotFound();
-  checkAllowFields(ctx, fields);
-  checkNodeVersionedFields(ctx.state.version, fields);
-  checkNodeVersionedFields(ctx.state.version, [sortKey]);
-  fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
-  const limit = validateLimit(ctx, rawLimit);
-  const sortDir = validateSortDir(rawDir);
-  checkSortKey(sortKey, ['alive', 'drivers']);
+  checkAllowFields(ctx, listArgs.fields);
+  const { fields, limit, sortDir } = checkPage(ctx, listArgs, DEFAULT_FIELDS, ['alive', 'drivers']);
   const rawMarker = marker ? await conductorRow(ctx, marker) : null;
   const query = ctx.state.deps.db.knex('conductors').select('conductors.*');
   const rows = await applyPage(query, 'conductors', { limit, sortKey, sortDir }, rawMarker) as Array<Record<string, unknown>>;

@@ -13,7 +13,7 @@ import {
   DEPLOY_STEP_SCHEMA, TEMPLATE_PATCH_ALLOWED_FIELDS, TEMPLATE_SCHEMA, TEMPLATE_VALIDATOR,
 } from '../schemas/deploy-template';
 import { schemaErrorMessage } from '../schemas/jsonschema';
-import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
+import { nextArgs, readQuery, PAGE_ARGS, readListArgs, checkPage } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import { checkInvalidFields } from '../views/resource-dict';
@@ -46,13 +46,9 @@ const LIST_ARGS = { ...PAGE_ARGS, marker: args.logicalName, fields: args.stringL
 
 async function listTemplates(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
-  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readListArgs(ctx, LIST_ARGS);
-  checkNodeVersionedFields(ctx.state.version, fields);
-  checkNodeVersionedFields(ctx.state.version, [sortKey]);
-  fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
-  const limit = validateLimit(ctx, rawLimit);
-  const sortDir = validateSortDir(rawDir);
-  checkSortKey(sortKey, ['extra', 'steps']);
+  const listArgs = readListArgs(ctx, LIST_ARGS);
+  const { marker, sortKey, detail } = listArgs;
+  const { fields, limit, sortDir } = checkPage(ctx, listArgs, DEFAULT_FIELDS, ['extra', 'steps']);
   const db = ctx.state.deps.db;
   // get_by_uuid with a name-shaped marker: only an existing uuid is found.
   if (marker && !args.isUuidLike(marker)) throw new DeployTemplateNotFound({ template: marker });

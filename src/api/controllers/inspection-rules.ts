@@ -14,7 +14,7 @@ import { collection } from '../collection';
 import { applyJsonPatch, type PatchOp } from '../jsonpatch';
 import { baseUrl } from '../links';
 import * as args from '../schemas/args';
-import { readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
+import { readQuery, PAGE_ARGS, readListArgs, checkPage } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
@@ -56,13 +56,9 @@ function listNextArgs(phase: string | undefined, sortKey: string, sortDir: strin
 
 async function listRules(ctx: ApiContext): Promise<void> {
   requireRules(ctx);
-  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail, phase } = readListArgs(ctx, LIST_ARGS);
-  checkNodeVersionedFields(ctx.state.version, fields);
-  checkNodeVersionedFields(ctx.state.version, [sortKey]);
-  fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
-  const limit = validateLimit(ctx, rawLimit);
-  const sortDir = validateSortDir(rawDir);
-  checkSortKey(sortKey, UNSORTABLE);
+  const listArgs = readListArgs(ctx, LIST_ARGS);
+  const { marker, sortKey, detail, phase } = listArgs;
+  const { fields, limit, sortDir } = checkPage(ctx, listArgs, DEFAULT_FIELDS, UNSORTABLE);
   const db = ctx.state.deps.db;
   if (marker) await getRule(ctx, marker);
   // Ironic 2025.1 repeats `phase` in the next link but does not filter by it.

@@ -20,7 +20,7 @@ import { getRunbook } from '../runbook-lookup';
 import { ironicStepOrder } from '../step-rows';
 import * as args from '../schemas/args';
 import { schemaErrorMessage } from '../schemas/jsonschema';
-import { checkSortKey, nextArgs, PAGE_ARGS, readListArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { nextArgs, PAGE_ARGS, readListArgs, readQuery, checkPage } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
 import { RUNBOOK_PATCH_ALLOWED_FIELDS, RUNBOOK_SCHEMA, RUNBOOK_STEP_SCHEMA, RUNBOOK_VALIDATOR } from '../schemas/runbook';
@@ -51,13 +51,9 @@ const LIST_ARGS = {
 async function listRunbooks(ctx: ApiContext): Promise<void> {
   requireRunbooks(ctx);
   // project is validated as a boolean, as Ironic's signature declares it, and otherwise unused.
-  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readListArgs(ctx, LIST_ARGS);
-  checkNodeVersionedFields(ctx.state.version, fields);
-  checkNodeVersionedFields(ctx.state.version, [sortKey]);
-  fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
-  const limit = validateLimit(ctx, rawLimit);
-  const sortDir = validateSortDir(rawDir);
-  checkSortKey(sortKey, ['extra', 'steps']);
+  const listArgs = readListArgs(ctx, LIST_ARGS);
+  const { marker, sortKey, detail } = listArgs;
+  const { fields, limit, sortDir } = checkPage(ctx, listArgs, DEFAULT_FIELDS, ['extra', 'steps']);
   const db = ctx.state.deps.db;
   // Runbook.get_by_uuid: a marker is only ever found by its uuid.
   if (marker && !args.isUuidLike(marker)) throw new RunbookNotFound({ runbook: marker });

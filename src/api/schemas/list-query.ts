@@ -8,6 +8,7 @@ import { emptyDict } from '../../common/own-keys';
 import type { ApiContext } from '../state';
 import * as args from './args';
 import { V } from '../versions';
+import { checkNodeVersionedFields } from './node-field-versions';
 
 /** The query arguments, refusing any the handler does not take ("Unexpected arguments: ..."). */
 export function readQuery(ctx: ApiContext, accepted: readonly string[]): Record<string, string | undefined> {
@@ -107,4 +108,30 @@ export function validateListArgs<S extends ArgSpec>(q: Record<string, string | u
 export function readListArgs<S extends ArgSpec>(ctx: ApiContext, spec: S,
   accepted: readonly string[] = Object.keys(spec)): ListArgsOf<S> {
   return validateListArgs(readQuery(ctx, accepted), spec);
+}
+
+/** A list's validated paging arguments, as readListArgs returns them. */
+interface PageArgs {
+  fields: string[] | null;
+  detail: boolean | null;
+  rawDetail: string | undefined;
+  limit: number | null;
+  sortKey: string;
+  sortDir: string;
+}
+
+/**
+ * What the conductor, deploy template, runbook and inspection rule lists check after reading their
+ * arguments, in Ironic's order: fields and sort_key against the field versions, the fields to
+ * return, limit, sort_dir, and the keys the resource cannot sort by.
+ */
+export function checkPage(ctx: ApiContext, a: PageArgs, defaultFields: readonly string[], unsortable: readonly string[]):
+  { fields: string[] | null; limit: number; sortDir: 'asc' | 'desc' } {
+  checkNodeVersionedFields(ctx.state.version, a.fields);
+  checkNodeVersionedFields(ctx.state.version, [a.sortKey]);
+  const fields = returnFields(ctx, a.fields, a.detail, a.rawDetail, defaultFields);
+  const limit = validateLimit(ctx, a.limit);
+  const sortDir = validateSortDir(a.sortDir);
+  checkSortKey(a.sortKey, unsortable);
+  return { fields, limit, sortDir };
 }
