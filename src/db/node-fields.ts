@@ -41,7 +41,7 @@ export interface NodeRedaction {
 }
 
 /** The mask the API applies to a dict field beyond URL credentials (src/api/views/node-masking.ts). */
-export type NodeMask = 'passwords' | 'instance-secrets' | 'agent-token';
+export type NodeMask = 'passwords' | 'driver-secrets' | 'instance-secrets';
 
 export interface NodeFieldDecl {
   readonly name: string;
@@ -99,11 +99,11 @@ export const NODE_FIELD_DECLS = [
   { name: 'properties', column: 'dict', api: 'shown', input: 'dict', patchable: true, policy: rule('properties') },
   { name: 'driver', column: 'str', api: 'shown', input: 'required-str', patchable: true, policy: rule('driver_interfaces') },
   {
-    name: 'driver_info', column: 'dict', api: 'shown', input: 'dict', patchable: true, policy: rule('driver_info'), mask: 'passwords',
+    name: 'driver_info', column: 'dict', api: 'shown', input: 'dict', patchable: true, policy: rule('driver_info'), mask: 'driver-secrets',
     redact: { rule: 'baremetal:node:get:driver_info', text: '** Redacted - requires baremetal:node:get:driver_info permission. **' },
   },
   {
-    name: 'driver_internal_info', column: 'dict', api: 'shown', since: V.DRIVER_INTERNAL_INFO, mask: 'agent-token',
+    name: 'driver_internal_info', column: 'dict', api: 'shown', since: V.DRIVER_INTERNAL_INFO, mask: 'passwords',
     redact: {
       rule: 'baremetal:node:get:driver_internal_info',
       text: '** Redacted - Requires baremetal:node:get:driver_internal_info permission. **',

@@ -51,7 +51,7 @@ async function validateByQuery(ctx: ApiContext): Promise<void> {
   }
   const record = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, record);
-  ctx.body = validationView(await ctx.state.deps.conductor.validateDriverInterfaces(record.uuid), ctx.state.version);
+  ctx.body = validationView(await ctx.state.deps.conductor.validateDriverInterfaces(record.uuid));
 }
 
 function withIdent(handler: (ctx: ApiContext, ident: string) => Promise<void>) {

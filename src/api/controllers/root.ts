@@ -35,6 +35,9 @@ const GATED_RESOURCES: [string, number][] = [
   ['events', V.EVENTS],
   ['deploy_templates', V.DEPLOY_TEMPLATES],
   ['shards', V.SHARDS],
+  ['runbooks', V.RUNBOOKS],
+  ['inspection_rules', V.INSPECTION_RULES],
+  ['continue_inspection', V.CONTINUE_INSPECTION],
 ];
 
 function v1Document(base: string, minor: number, maxMinor: number): Record<string, unknown> {

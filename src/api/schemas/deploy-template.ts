@@ -2,6 +2,7 @@
 import { InvalidDeployTemplate } from '../../common/errors';
 import { andValid, dictValid, schema, uuid, Validator } from './args';
 import type { Schema } from './jsonschema';
+import { STEP_INTERFACES } from '../../common/step-interfaces';
 import { TRAIT_SCHEMA } from './node';
 
 /** api utils DEPLOY_STEP_SCHEMA; interfaces in conductor steps' DEPLOYING_INTERFACE_PRIORITY order. */
@@ -9,7 +10,7 @@ export const DEPLOY_STEP_SCHEMA: Schema = {
   type: 'object',
   properties: {
     args: { type: 'object' },
-    interface: { type: 'string', enum: ['power', 'management', 'deploy', 'bios', 'raid'] },
+    interface: { type: 'string', enum: [...STEP_INTERFACES] },
     priority: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', minLength: 1, pattern: '^[0-9]+$' }] },
     step: { type: 'string', minLength: 1 },
   },
@@ -43,7 +44,7 @@ function duplicateSteps(_name: string, value: unknown): unknown {
   }
   const dups = [...counts].filter(([, n]) => n > 1).map(([k]) => k);
   if (dups.length) {
-    throw new InvalidDeployTemplate({ err: 'Duplicate deploy steps. A deploy template cannot have multiple deploy steps ' +
+    throw new InvalidDeployTemplate({ err: 'Duplicate deploy steps. A template cannot have multiple deploy steps ' +
       `with the same interface and step. Duplicates: ${dups.join('; ')}` });
   }
   return value;

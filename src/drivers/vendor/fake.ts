@@ -1,17 +1,22 @@
 /**
  * Fake vendor interface (drivers/modules/fake.py FakeVendorB, the `fake` vendor entry point):
- * three POST methods that answer whether `bar` holds their magic word. Routes are listed in
- * Ironic's order (attribute names sorted), which is what `vendor_passthru/methods` shows.
+ * three POST methods that answer whether `bar` holds their magic word, and log_passthrough, which
+ * takes any arguments and is also a clean step (priority 1). Routes are listed in Ironic's order
+ * (attribute names sorted), which is what `vendor_passthru/methods` shows.
  */
 import { InvalidParameterValue, MissingParameterValue, VendorPassthruException, withCode } from '../../common/errors';
 import type { VendorInterface, VendorRoute } from '../base';
 import { pyTruthy } from '../../common/python/truthiness';
 import { lookupTable } from '../../common/own-keys';
+import { declareSteps } from '../declared-steps';
+
+const LOG_PASSTHROUGH = 'log_passthrough';
 
 const ROUTES: Readonly<Record<string, VendorRoute>> = lookupTable({
   fourth_method_shared_lock: {
     httpMethods: ['POST'], async: true, description: 'Test if the value of bar is woof', requireExclusiveLock: false,
   },
+  [LOG_PASSTHROUGH]: { httpMethods: ['POST'], async: true, description: 'Test pass-through to wait.' },
   second_method: { httpMethods: ['POST'], async: true, description: 'Test if the value of bar is kazoo' },
   third_method_sync: { httpMethods: ['POST'], async: false, description: 'Test if the value of bar is meow' },
 });
@@ -27,12 +32,15 @@ export function createFakeVendor(): VendorInterface {
     properties: () => ({ B1: 'B1 description. Required.', B2: 'B2 description. Required.' }),
     async validate() {},
     routes: ROUTES,
+    // Step methods invoked through the API cannot return anything: the step only logs.
+    ...declareSteps('vendor', [{ step: LOG_PASSTHROUGH, kinds: ['clean'], priority: 1, run: async () => null }]),
     async validateMethod(_task, method, args) {
       if (Object.hasOwn(MAGIC, method) && !pyTruthy(args.bar)) {
         throw new MissingParameterValue(`Parameter 'bar' not passed to method '${method}'.`);
       }
     },
     async invoke(_task, method, args) {
+      if (method === LOG_PASSTHROUGH) return null;
       if (!Object.hasOwn(MAGIC, method)) throw new InvalidParameterValue(`No handler for method ${method}`);
       // The Python methods take (task, http_method, bar): any other argument is a TypeError,
       // which Ironic's passthru wrapper reports as VendorPassthruException (a 500); the caller

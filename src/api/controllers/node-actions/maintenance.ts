@@ -38,7 +38,7 @@ async function validateNode(ctx: Ctx): Promise<void> {
   if (ctx.state.version < V.NODE_NAME && !isUuidLike(ident)) throw new NotAcceptable();
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
-  ctx.body = validationView(await ctx.state.deps.conductor.validateDriverInterfaces(node.uuid), ctx.state.version);
+  ctx.body = validationView(await ctx.state.deps.conductor.validateDriverInterfaces(node.uuid));
 }
 
 export function addMaintenanceRoutes(router: Router<ApiState>): void {
