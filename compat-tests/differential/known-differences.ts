@@ -58,10 +58,68 @@ const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
 };
 
 const NEWER_MAXIMUM = '29.0.5 answers API versions up to 1.96, where 21.4.4 refuses anything above 1.82 with a 406.';
+const ROOT_NEGOTIATES =
+  '29.0.5 negotiates the version on `/` too: the version headers on the root document, and a 406 fault for a version it ' +
+  'does not serve; 21.4.4\'s root ignores the version and sends no version headers.';
+const V1_REFUSAL =
+  '29.0.5 refuses a bad version on the /v1 document with webob\'s 406 (code, title, description; no request id), as on ' +
+  'every other path; 21.4.4 answers a fault there.';
+const MICROVERSION_PARSE =
+  '29.0.5 reads the version with microversion_parse: an empty X-OpenStack-Ironic-API-Version means the default 1.1 ' +
+  '(21.4.4: a 406), and OpenStack-API-Version wins when both headers are sent (21.4.4 ignores it).';
+const NEW_RESOURCES = '29.0.5\'s latest version (1.96) links runbooks, inspection_rules and continue_inspection from /v1.';
+const SNMP_MASKED = '29.0.5 masks driver_info\'s snmp_auth_key and snmp_priv_key as secrets; 21.4.4 showed them.';
+const NO_VALID_HOST = '29.0.5\'s NoValidHost reason ends "Ensure the driver is valid and enabled."';
+const VALIDATE_FIRMWARE = '29.0.5 validates the firmware interface too and reports it at every version.';
+const LOG_PASSTHROUGH = '29.0.5\'s fake vendor interface (FakeVendorB) has a log_passthrough method, also a clean step.';
+const SHARDS_BELOW_182 =
+  '29.0.5 refuses /v1/shards below 1.82 in the controller: a 404 fault with the version headers; 21.4.4 a bare webob 404.';
+const STEP_INTERFACES =
+  '29.0.5\'s step schemas accept the vendor and firmware interfaces (enum vendor, power, management, firmware, deploy, ' +
+  'bios, raid), and its schema errors quote that enum.';
+const DUPLICATE_STEPS = '29.0.5 says "A template cannot have multiple deploy steps" (the check is shared with runbooks).';
+const NODE_LINK =
+  '29.0.5 authorizes the node a PATCH links a volume object to (authorize_node_link): an unknown or foreign node gets ' +
+  '"Unable to apply the requested node_uuid", which does not reveal whether the node exists; 21.4.4 said NodeNotFound.';
 
 const CHANGED_SINCE_21: Readonly<Record<string, string>> = {
   "versions/1.83 (above 21.4.4's max)": NEWER_MAXIMUM,
   'versions/version on /v1 document 1.83': NEWER_MAXIMUM,
+  'discovery/root without version header': ROOT_NEGOTIATES,
+  'discovery/root asking latest': ROOT_NEGOTIATES,
+  'discovery/root asking 1.83 (root ignores the version)': ROOT_NEGOTIATES,
+  'discovery/root asking 1.97 (root ignores the version)': ROOT_NEGOTIATES,
+  'discovery/root asking garbage version': ROOT_NEGOTIATES,
+  'discovery/PUT on root': ROOT_NEGOTIATES,
+  'discovery/v1 at latest': NEW_RESOURCES,
+  'versions/version on /v1 document 1.97': V1_REFUSAL,
+  'versions/version on /v1 document garbage': V1_REFUSAL,
+  'versions/empty value': MICROVERSION_PARSE,
+  'versions/both headers, different versions': MICROVERSION_PARSE,
+  'nodes-crud/create rich at max': SNMP_MASKED,
+  'nodes-crud/show rich by name': SNMP_MASKED,
+  'nodes-crud/show rich by uuid at 1.1 (masking)': SNMP_MASKED,
+  'nodes-crud/show with fields': SNMP_MASKED,
+  'nodes-crud/create with unknown conductor_group': NO_VALID_HOST,
+  'node-patch/replace conductor_group': NO_VALID_HOST,
+  'node-patch/replace driver unknown': NO_VALID_HOST,
+  'node-fields/create with an unknown driver': NO_VALID_HOST,
+  'node-fields/create with a bad conductor_group': NO_VALID_HOST,
+  'node-fields/conductor_group upper case': NO_VALID_HOST,
+  'node-fields/conductor_group with a dot': NO_VALID_HOST,
+  'errors/unknown driver': NO_VALID_HOST,
+  'node-states/validate': VALIDATE_FIRMWARE,
+  'node-states/validate at 1.1': VALIDATE_FIRMWARE,
+  'node-subresources/vendor passthru methods': LOG_PASSTHROUGH,
+  'agent-events/node vendor methods': LOG_PASSTHROUGH,
+  'node-subresources/shards at 1.81 (too old)': SHARDS_BELOW_182,
+  'deploy-templates/step with unknown interface': STEP_INTERFACES,
+  'provisioning/deploy with a bad deploy step': STEP_INTERFACES,
+  'cleaning/clean step without interface': STEP_INTERFACES,
+  'cleaning/clean step with an unknown interface': STEP_INTERFACES,
+  'cleaning/clean step with an unknown key': STEP_INTERFACES,
+  'deploy-templates/duplicate steps': DUPLICATE_STEPS,
+  'volume/connector to unknown node': NODE_LINK,
 };
 
 export function acceptedReason(key: string, release: ReferenceRelease): string | undefined {
