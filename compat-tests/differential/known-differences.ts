@@ -4,24 +4,23 @@
 // answers differently from 21.4.4 and ironic-ts follows 29.0.5 (accepted against the 2023.1 reference only).
 import { CURRENT_RELEASE, type ReferenceRelease } from '../support/reference-ironic';
 
-const GENERIC_VERSION_HEADER =
-  'ironic-ts reads `OpenStack-API-Version: baremetal 1.N` (as master Ironic does through microversion_parse, and as the ' +
-  'foundation issue requires); Ironic 21.4.4 ignores that header and answers at 1.1.';
 const MALFORMED_JSON =
-  'Ironic 21.4.4 answers a body that is not JSON with a 500 carrying Python\'s parser text; ironic-ts answers 400 (client fault) ' +
+  'Ironic 21.4.4 and 29.0.5 answer a body that is not JSON with a 500 carrying Python\'s parser text; ironic-ts answers 400 (client fault) ' +
   'with a clear message, as the foundation issue requires for bad input.';
 
 const PORT_MOVE_BUG =
-  'Ironic 21.4.4 fails a port PATCH of /node_uuid with a 500 (KeyError \'address\' / \'node_uuid\' in its port controller); ' +
-  'ironic-ts moves the port (or refuses removing node_uuid with a 400), as the API reference documents.';
+  'Ironic 21.4.4 and 29.0.5 fail a port PATCH moving the port to another node with a 500 (KeyError \'address\' in the ' +
+  'port controller; 21.4.4 also fails a removal of node_uuid, which 29.0.5 leaves the port\'s node unchanged, as ' +
+  'ironic-ts does); ironic-ts moves the port, as the API reference documents.';
 
 const PORTGROUP_MEMBERS_BUG =
   'Ironic 21.4.4 answers with a 500 from the database (its member check looks ports up by the portgroup\'s UUID where ' +
-  'it needs the id, so it finds none and the write hits a constraint); ironic-ts refuses with the PortgroupNotEmpty ' +
-  '400 that check was written to give.';
+  'it needs the id, so it finds none and the write hits a constraint; 29.0.5 still fails moving a portgroup with ' +
+  'members, with a 500 from a constraint on nodes.uuid); ironic-ts refuses with the PortgroupNotEmpty 400 that ' +
+  'check was written to give.';
 
 const NO_SERVER_ERRORS =
-  'Ironic 21.4.4 fails this request in Python (TypeError, AttributeError, KeyError) with a 500; the hardening issue ' +
+  'Ironic 21.4.4 and 29.0.5 fail this request in Python (TypeError, AttributeError, KeyError) with a 500; the hardening issue ' +
   'requires no 5xx for bad input, so ironic-ts answers the client\'s 400 with a clear message.';
 
 const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
@@ -30,16 +29,11 @@ const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
   'ports/patch remove node_uuid': PORT_MOVE_BUG,
   'ports-deep/portgroup to the other node with members': PORTGROUP_MEMBERS_BUG,
   'ports-deep/delete a portgroup with ports': PORTGROUP_MEMBERS_BUG,
-  'versions/OpenStack-API-Version baremetal 1.50': GENERIC_VERSION_HEADER,
-  'versions/OpenStack-API-Version baremetal latest': GENERIC_VERSION_HEADER,
-  'versions/OpenStack-API-Version baremetal 1.83': GENERIC_VERSION_HEADER,
-  'versions/OpenStack-API-Version baremetal 1.97': GENERIC_VERSION_HEADER,
-  'versions/OpenStack-API-Version baremetal garbage': GENERIC_VERSION_HEADER,
   'errors/malformed JSON': MALFORMED_JSON,
   'node-patch/malformed patch JSON': MALFORMED_JSON,
   'errors/oversized body (> 1 MiB)':
-    'Ironic 21.4.4 has no body limit; ironic-ts refuses bodies over [api]max_json_body_size (1 MiB; 64 MiB for provisioning) ' +
-    'with 413, as later Ironic does and the foundation issue requires.',
+    'Ironic 21.4.4 and 29.0.5 have no body limit; ironic-ts refuses bodies over [api]max_json_body_size (1 MiB; 64 MiB for ' +
+    'provisioning) with 413, as the foundation issue requires.',
   'errors/body is null': NO_SERVER_ERRORS,
   'node-lists/fields unknown': NO_SERVER_ERRORS,
   'agent-events/node vendor call, method in path and query': NO_SERVER_ERRORS,
@@ -48,13 +42,13 @@ const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
   'agent-events/driver vendor call, three path segments': NO_SERVER_ERRORS,
   'ports-deep/port into a portgroup of another node': NO_SERVER_ERRORS,
   'allocations/backfill an available node':
-    'Ironic 21.4.4 answers a backfill onto a node that does not fit with AllocationFailed, a 500; ironic-ts answers the ' +
+    'Ironic 21.4.4 and 29.0.5 answer a backfill onto a node that does not fit with AllocationFailed, a 500; ironic-ts answers the ' +
     'same message with a 400 (the client named the node) and, as Ironic, leaves the allocation in state error.',
   'errors/body nested 5,000 levels':
     'Ironic 21.4.4 fails with an empty 500 (Python\'s recursion limit) and 29.0.5 looks the node up (404); ironic-ts ' +
     'refuses JSON nested past 100 levels with a 400 before anything else, as the hardening issue requires.',
   'errors/body not UTF-8':
-    'Both answer webob\'s 400 Bad Request; Ironic 21.4.4\'s description is empty, ironic-ts says the body is not UTF-8.',
+    'Both answer webob\'s 400 Bad Request; Ironic\'s description (21.4.4 and 29.0.5) is empty, ironic-ts says the body is not UTF-8.',
 };
 
 const NEWER_MAXIMUM = '29.0.5 answers API versions up to 1.96, where 21.4.4 refuses anything above 1.82 with a 406.';
@@ -65,8 +59,9 @@ const V1_REFUSAL =
   '29.0.5 refuses a bad version on the /v1 document with webob\'s 406 (code, title, description; no request id), as on ' +
   'every other path; 21.4.4 answers a fault there.';
 const MICROVERSION_PARSE =
-  '29.0.5 reads the version with microversion_parse: an empty X-OpenStack-Ironic-API-Version means the default 1.1 ' +
-  '(21.4.4: a 406), and OpenStack-API-Version wins when both headers are sent (21.4.4 ignores it).';
+  '29.0.5 reads the version with microversion_parse: `OpenStack-API-Version: baremetal 1.N` counts (and wins when both ' +
+  'headers are sent; 21.4.4 ignores it and answers at 1.1), and an empty X-OpenStack-Ironic-API-Version means the ' +
+  'default 1.1 (21.4.4: a 406).';
 const NEW_RESOURCES = '29.0.5\'s latest version (1.96) links runbooks, inspection_rules and continue_inspection from /v1.';
 const SNMP_MASKED = '29.0.5 masks driver_info\'s snmp_auth_key and snmp_priv_key as secrets; 21.4.4 showed them.';
 const NO_VALID_HOST = '29.0.5\'s NoValidHost reason ends "Ensure the driver is valid and enabled."';
@@ -95,6 +90,11 @@ const CHANGED_SINCE_21: Readonly<Record<string, string>> = {
   'versions/version on /v1 document 1.97': V1_REFUSAL,
   'versions/version on /v1 document garbage': V1_REFUSAL,
   'versions/empty value': MICROVERSION_PARSE,
+  'versions/OpenStack-API-Version baremetal 1.50': MICROVERSION_PARSE,
+  'versions/OpenStack-API-Version baremetal latest': MICROVERSION_PARSE,
+  'versions/OpenStack-API-Version baremetal 1.83': MICROVERSION_PARSE,
+  'versions/OpenStack-API-Version baremetal 1.97': MICROVERSION_PARSE,
+  'versions/OpenStack-API-Version baremetal garbage': MICROVERSION_PARSE,
   'versions/both headers, different versions': MICROVERSION_PARSE,
   'nodes-crud/create rich at max': SNMP_MASKED,
   'nodes-crud/show rich by name': SNMP_MASKED,

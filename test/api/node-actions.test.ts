@@ -114,7 +114,7 @@ describe('node actions', () => {
     const badStep = await s.request('PUT', '/v1/nodes/a1/states/provision', { version: V,
       body: { target: 'clean', clean_steps: [{ interface: 'nope', step: 'x' }] } });
     assert.equal(badStep.status, 400);
-    assert.match(fault(badStep), /^Invalid clean_steps: 'nope' is not one of \['power', 'management', 'deploy', 'bios', 'raid'\]/);
+    assert.match(fault(badStep), /^Invalid clean_steps: 'nope' is not one of \['vendor', 'power', 'management', 'firmware', 'deploy', 'bios', 'raid'\]/);
     const ramdisk = await s.request('PUT', '/v1/nodes/a1/states/provision', { version: '1.69',
       body: { target: 'clean', clean_steps: [], disable_ramdisk: true } });
     assert.equal(ramdisk.status, 406);

@@ -50,6 +50,7 @@ describe('node indicators, vendor passthru and RAID validation', () => {
     assert.equal(res.status, 200);
     assert.equal(res.text, JSON.stringify({
       fourth_method_shared_lock: { http_methods: ['POST'], async: true, description: 'Test if the value of bar is woof', attach: false, require_exclusive_lock: false },
+      log_passthrough: { http_methods: ['POST'], async: true, description: 'Test pass-through to wait.', attach: false, require_exclusive_lock: true },
       second_method: { http_methods: ['POST'], async: true, description: 'Test if the value of bar is kazoo', attach: false, require_exclusive_lock: true },
       third_method_sync: { http_methods: ['POST'], async: false, description: 'Test if the value of bar is meow', attach: false, require_exclusive_lock: true },
     }).replace(/":/g, '": ').replace(/,"/g, ', "'));
@@ -61,6 +62,8 @@ describe('node indicators, vendor passthru and RAID validation', () => {
     assert.equal(sync.json, true);
     const async = await s.request('POST', '/v1/nodes/iv1/vendor_passthru?method=second_method', { version: V, body: { bar: 'kazoo' } });
     assert.equal(async.status, 202);
+    const logged = await s.request('POST', '/v1/nodes/iv1/vendor_passthru?method=log_passthrough', { version: V, body: { any: 'argument' } });
+    assert.equal(logged.status, 202);
     const missing = await s.request('POST', '/v1/nodes/iv1/vendor_passthru?method=second_method', { version: V, body: {} });
     assert.equal(missing.status, 400);
     assert.equal(faultOf(missing.json), "Parameter 'bar' not passed to method 'second_method'.");

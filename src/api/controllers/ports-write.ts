@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  Conflict, defineError, Invalid, InvalidIdentity, InvalidParameterValue, NodeNotFound, PortgroupNotFound, inBody } from '../../common/errors';
+  Conflict, defineError, Invalid, InvalidParameterValue, PortgroupNotFound, inBody } from '../../common/errors';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../../db/models';
 import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
@@ -13,10 +13,11 @@ import * as portsRepo from '../../db/repositories/ports';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { getNodeForBodyUuid } from '../node-lookup';
+import { authorizeNodeLink } from '../node-link';
 import { portRefsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import { readQuery } from '../schemas/list-query';
-import { checkAllowedPatchFields, isPathUpdated, readPatch, touchedFields } from '../schemas/patch';
+import { checkAllowedPatchFields, isPathUpdated, patchValues, readPatch, touchedFields } from '../schemas/patch';
 import { PORT_PATCH_ALLOWED_FIELDS, PORT_SCHEMA, PORT_VALIDATOR } from '../schemas/port';
 import { LOCAL_LINK_SMART_NIC_VALIDATOR } from '../schemas/local-link';
 import type { ApiContext } from '../state';
@@ -103,24 +104,6 @@ function patchDocument(port: PortRecord, nodeUuid: string, portgroupUuid: string
   return doc;
 }
 
-async function nodeForPatchedUuid(ctx: ApiContext, ident: unknown, current: NodeRecord): Promise<NodeRecord> {
-  if (ident === current.uuid) return current;
-  if (typeof ident === 'number' || (typeof ident === 'string' && /^[+-]?\d+$/.test(ident))) {
-    return nodeOr400(ctx, Number(ident), String(ident));
-  }
-  if (!args.isUuidLike(ident)) throw new InvalidIdentity({ identity: args.pyStr(ident) });
-  return nodeOr400(ctx, ident, ident);
-}
-
-async function nodeOr400(ctx: ApiContext, key: number | string, shown: string): Promise<NodeRecord> {
-  try {
-    return await nodesRepo.get(ctx.state.deps.db, key);
-  } catch (err) {
-    if (isNotFound(err, 'Node')) throw inBody(new NodeNotFound({ node: shown }));
-    throw err;
-  }
-}
-
 /** Values of the schema's fields that differ from the stored port (patch_update_changed_fields). */
 function changedFields(port: PortRecord, doc: Record<string, unknown>, nodeId: number, portgroupId: number | null): Partial<PortRecord> {
   const changes: Record<string, unknown> = {};
@@ -145,11 +128,13 @@ export async function patchPort(ctx: ApiContext): Promise<void> {
   const port = await portsRepo.get(db, uuid);
   let node: NodeRecord = await nodesRepo.get(db, port.node_id ?? -1);
   let portgroup = port.portgroup_id !== null ? await portgroupsRepo.get(db, port.portgroup_id) : null;
+  const linked = patchValues(patch, '/node_uuid');
+  if (linked.length > 0) node = await authorizeNodeLink(ctx, node, linked[0], 'node_uuid');
   const doc = applyJsonPatch(patchDocument(port, node.uuid, portgroup ? portgroup.uuid : null), patch);
+  doc.node_uuid = node.uuid;
   if (isPathUpdated(patch, '/portgroup_uuid')) {
     portgroup = doc.portgroup_uuid ? await portgroupByUuidInBody(ctx, String(doc.portgroup_uuid)) : null;
   }
-  node = await nodeForPatchedUuid(ctx, doc.node_uuid, node);
   for (const key of Object.keys(doc)) if (!Object.hasOwn(PORT_SCHEMA.properties!, key)) delete doc[key];
   PORT_VALIDATOR('patch', doc);
   const changes = changedFields(port, doc, node.id, portgroup ? portgroup.id : null);
