@@ -59,23 +59,27 @@ const V1_REFUSAL =
   '29.0.5 refuses a bad version on the /v1 document with webob\'s 406 (code, title, description; no request id), as on ' +
   'every other path; 21.4.4 answers a fault there.';
 const MICROVERSION_PARSE =
-  '29.0.5 reads the version with microversion_parse: `OpenStack-API-Version: baremetal 1.N` counts (and wins when both ' +
-  'headers are sent; 21.4.4 ignores it and answers at 1.1), and an empty X-OpenStack-Ironic-API-Version means the ' +
-  'default 1.1 (21.4.4: a 406).';
+  '29.0.5 reads the version with microversion_parse: `OpenStack-API-Version: baremetal 1.N` counts (its last baremetal ' +
+  'entry, winning when both headers are sent; 21.4.4 ignores it and answers at 1.1), of X-OpenStack-Ironic-API-Version ' +
+  'the last comma-separated value counts, and an empty one means the default 1.1 (21.4.4: a 406).';
 const NEW_RESOURCES = '29.0.5\'s latest version (1.96) links runbooks, inspection_rules and continue_inspection from /v1.';
 const SNMP_MASKED = '29.0.5 masks driver_info\'s snmp_auth_key and snmp_priv_key as secrets; 21.4.4 showed them.';
 const NO_VALID_HOST = '29.0.5\'s NoValidHost reason ends "Ensure the driver is valid and enabled."';
 const VALIDATE_FIRMWARE = '29.0.5 validates the firmware interface too and reports it at every version.';
 const LOG_PASSTHROUGH = '29.0.5\'s fake vendor interface (FakeVendorB) has a log_passthrough method, also a clean step.';
 const SHARDS_BELOW_182 =
-  '29.0.5 refuses /v1/shards below 1.82 in the controller: a 404 fault with the version headers; 21.4.4 a bare webob 404.';
+  '29.0.5 refuses GET /v1/shards below 1.82 in the controller (a 404 fault with the version headers; 21.4.4 a bare ' +
+  'webob 404) and answers other methods with the plain 405 of every version (21.4.4: a 405 saying the version does ' +
+  'not allow shards).';
 const STEP_INTERFACES =
   '29.0.5\'s step schemas accept the vendor and firmware interfaces (enum vendor, power, management, firmware, deploy, ' +
   'bios, raid), and its schema errors quote that enum.';
 const DUPLICATE_STEPS = '29.0.5 says "A template cannot have multiple deploy steps" (the check is shared with runbooks).';
 const NODE_LINK =
-  '29.0.5 authorizes the node a PATCH links a volume object to (authorize_node_link): an unknown or foreign node gets ' +
-  '"Unable to apply the requested node_uuid", which does not reveal whether the node exists; 21.4.4 said NodeNotFound.';
+  '29.0.5 authorizes the node a PATCH links a port, portgroup or volume object to (authorize_node_link): a node by uuid ' +
+  'or name the caller may see with the same owner; anything else gets "Unable to apply the requested node_uuid", which ' +
+  'does not reveal whether the node exists (21.4.4: NodeNotFound, or a uuid error), and removing node_uuid leaves the ' +
+  'node unchanged (21.4.4: a 500).';
 
 const CHANGED_SINCE_21: Readonly<Record<string, string>> = {
   "versions/1.83 (above 21.4.4's max)": NEWER_MAXIMUM,
@@ -120,6 +124,30 @@ const CHANGED_SINCE_21: Readonly<Record<string, string>> = {
   'cleaning/clean step with an unknown key': STEP_INTERFACES,
   'deploy-templates/duplicate steps': DUPLICATE_STEPS,
   'volume/connector to unknown node': NODE_LINK,
+  'old-versions/legacy header, comma-separated (last counts)': MICROVERSION_PARSE,
+  'old-versions/legacy header, whitespace only': MICROVERSION_PARSE,
+  'old-versions/generic header, two services': MICROVERSION_PARSE,
+  'old-versions/generic header, two baremetal entries (last counts)': MICROVERSION_PARSE,
+  'old-versions/generic header, version with a trailing word': MICROVERSION_PARSE,
+  'old-versions/root with the generic header': ROOT_NEGOTIATES,
+  'old-versions/root with an empty legacy header': ROOT_NEGOTIATES,
+  'old-versions/root below the minimum': ROOT_NEGOTIATES,
+  'old-versions/root, wrong major': ROOT_NEGOTIATES,
+  'old-versions/a shard by name at 1.81': SHARDS_BELOW_182,
+  'old-versions/POST shards at 1.81': SHARDS_BELOW_182,
+  'old-versions/DELETE shards at 1.81': SHARDS_BELOW_182,
+  'old-versions/port to an unknown node': NODE_LINK,
+  'old-versions/port to a node by name': NODE_LINK,
+  'old-versions/port to a number': NODE_LINK,
+  'old-versions/port to a node of another owner': NODE_LINK,
+  'old-versions/port removing node_uuid': NODE_LINK,
+  'old-versions/portgroup to an unknown node': NODE_LINK,
+  'old-versions/portgroup to garbage': NODE_LINK,
+  'old-versions/portgroup removing node_uuid': NODE_LINK,
+  'old-versions/connector removing node_uuid': NODE_LINK,
+  'old-versions/log_passthrough with any arguments': LOG_PASSTHROUGH,
+  'old-versions/SNMP keys set': SNMP_MASKED,
+  'old-versions/SNMP keys masked when set': SNMP_MASKED,
 };
 
 export function acceptedReason(key: string, release: ReferenceRelease): string | undefined {
