@@ -48,7 +48,7 @@ test('indicator and vendor calls over RabbitMQ', { skip: !available }, async () 
   assert.equal(await client.getIndicatorState(uuid, 'chassis', 'led-0'), 'on');
   await assert.rejects(client.setIndicatorState(uuid, 'system', 'led', 'off'), UnsupportedDriverExtension);
   const methods = await client.getNodeVendorPassthruMethods(uuid);
-  assert.deepEqual(Object.keys(methods), ['fourth_method_shared_lock', 'second_method', 'third_method_sync']);
+  assert.deepEqual(Object.keys(methods), ['fourth_method_shared_lock', 'log_passthrough', 'second_method', 'third_method_sync']);
   assert.deepEqual(await client.vendorPassthru(uuid, 'third_method_sync', 'POST', { bar: 'meow' }),
     { return: true, async: false, attach: false });
   await assert.rejects(client.vendorPassthru(uuid, 'second_method', 'POST', {}), (e: Error) =>

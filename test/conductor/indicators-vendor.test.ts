@@ -61,6 +61,7 @@ test('vendor methods are FakeVendorB\'s, in Ironic\'s order and metadata', async
   const methods = await fx.svc.api.getNodeVendorPassthruMethods(node.uuid);
   assert.equal(JSON.stringify(methods), JSON.stringify({
     fourth_method_shared_lock: { http_methods: ['POST'], async: true, description: 'Test if the value of bar is woof', attach: false, require_exclusive_lock: false },
+    log_passthrough: { http_methods: ['POST'], async: true, description: 'Test pass-through to wait.', attach: false, require_exclusive_lock: true },
     second_method: { http_methods: ['POST'], async: true, description: 'Test if the value of bar is kazoo', attach: false, require_exclusive_lock: true },
     third_method_sync: { http_methods: ['POST'], async: false, description: 'Test if the value of bar is meow', attach: false, require_exclusive_lock: true },
   }));
