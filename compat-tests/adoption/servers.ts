@@ -1,12 +1,12 @@
 /**
- * The two servers of the switch-over, both on one MariaDB database: the reference Ironic 21.4.4
- * (support/reference-ironic.ts, release 2023.1 whatever IRONIC_REFERENCE_RELEASE says: the test
- * checks 21.4.4's schema) and ironic-ts with an ironic.conf whose [database]connection is that same URL.
+ * The two servers of the switch-over, both on one MariaDB database: a reference Ironic
+ * (support/reference-ironic.ts, the release the test names, whatever IRONIC_REFERENCE_RELEASE says)
+ * and ironic-ts with an ironic.conf whose [database]connection is that same URL.
  */
 import { spawn, execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { startReferenceIronic } from '../support/reference-ironic';
+import { startReferenceIronic, type ReferenceRelease } from '../support/reference-ironic';
 import { referenceLikeConf, stopProcess } from '../support/target';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -21,8 +21,8 @@ export class ServerStartError extends Error {
 
 export interface Running { url: string; stop(): Promise<void> }
 
-export async function startReference(dir: string, port: number, dbUrl: string): Promise<Running> {
-  const server = await startReferenceIronic({ dir, port, dbUrl, release: '2023.1' });
+export async function startReference(release: ReferenceRelease, dir: string, port: number, dbUrl: string): Promise<Running> {
+  const server = await startReferenceIronic({ dir, port, dbUrl, release });
   return { url: server.url, stop: server.stop };
 }
 

@@ -23,7 +23,25 @@ const NO_SERVER_ERRORS =
   'Ironic 21.4.4 and 29.0.5 fail this request in Python (TypeError, AttributeError, KeyError) with a 500; the hardening issue ' +
   'requires no 5xx for bad input, so ironic-ts answers the client\'s 400 with a clear message.';
 
+const RULE_WITHOUT_CONDITIONS =
+  'Ironic 2025.1 writes an inspection rule without conditions (or with them removed) and then fails its answer with a ' +
+  '500 ("\'NoneType\' object is not iterable": its view iterates the unset field); ironic-ts answers with the rule it ' +
+  'wrote, conditions [] as Ironic shows them afterwards.';
+const RULE_ARGUMENTS =
+  'Ironic 2025.1 lets InspectionRuleValidationFailure (an operation\'s missing, surplus or too few arguments) escape ' +
+  'as a 500, with a Python tuple as the message for too few; ironic-ts answers the client\'s 400 with the same text ' +
+  '(the tuple spelt as a sentence).';
+
+const RELEASE_2025_NODES_PORTS =
+  'Against the 21.4.4 reference only: ironic-ts answers as Ironic 2025.1 (29.0.5) does, the release issue 13 asks for ' +
+  '(disable_power_off and parent_node are patchable, a port may be named and may name its node by node_ident, ports are ' +
+  'found by UUID or name); the 2025.1 run of the same case is identical.';
+
 const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
+  'v2025-inspection/create without conditions': RULE_WITHOUT_CONDITIONS,
+  'v2025-inspection/patch remove conditions': RULE_WITHOUT_CONDITIONS,
+  'v2025-inspection/too few list arguments': RULE_ARGUMENTS,
+  'v2025-inspection/missing and unexpected arguments': RULE_ARGUMENTS,
   'ports/patch move to other node': PORT_MOVE_BUG,
   'ports/patch pxe_enabled': `Follows from the previous case: the port now belongs to the other node. ${PORT_MOVE_BUG}`,
   'ports/patch remove node_uuid': PORT_MOVE_BUG,
@@ -47,6 +65,15 @@ const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
   'errors/body nested 5,000 levels':
     'Ironic 21.4.4 fails with an empty 500 (Python\'s recursion limit) and 29.0.5 looks the node up (404); ironic-ts ' +
     'refuses JSON nested past 100 levels with a 400 before anything else, as the hardening issue requires.',
+  'v2025-nodes-ports/children with fields (Ironic: TypeError)':
+    'Ironic 29.0.5 fails with a 500 (TypeError: get_all() got an unexpected keyword argument \'fields\'); ironic-ts answers ' +
+    'the 400 "Unexpected arguments: fields" it gives any resource for an argument it does not take.',
+  'v2025-nodes-ports/children at 1.82 (Ironic: empty 500)':
+    'Ironic 29.0.5 raises its HTTPNotFound inside pecan\'s routing below 1.83 and answers an empty 500; ironic-ts answers ' +
+    'the routing 404 that exception means, as for every other node sub-resource below its version.',
+  'v2025-nodes-ports/.json list at latest (Ironic: 500)':
+    'Ironic 29.0.5\'s JsonExtensionMiddleware cannot parse "latest" and fails with a 500; ironic-ts reads "latest" as the ' +
+    'newest version (no .json stripping from 1.91) and answers the 404 of an unknown path.',
   'errors/body not UTF-8':
     'Both answer webob\'s 400 Bad Request; Ironic\'s description (21.4.4 and 29.0.5) is empty, ironic-ts says the body is not UTF-8.',
 };
@@ -82,6 +109,12 @@ const NODE_LINK =
   'node unchanged (21.4.4: a 500).';
 
 const CHANGED_SINCE_21: Readonly<Record<string, string>> = {
+  ...Object.fromEntries([
+    'node-patch/add new root attribute', 'node-patch/replace uuid', 'node-patch/replace id', 'node-patch/replace created_at',
+    'node-patch/replace provision_state', 'node-patch/replace power_state', 'node-patch/invalid path',
+    'ports/create missing node', 'ports/create with name (port names are newer than 1.82)', 'ports/create with node_id',
+    'ports/show by address is not supported', 'ports/patch invalid path',
+  ].map((key) => [key, RELEASE_2025_NODES_PORTS])),
   "versions/1.83 (above 21.4.4's max)": NEWER_MAXIMUM,
   'versions/version on /v1 document 1.83': NEWER_MAXIMUM,
   'discovery/root without version header': ROOT_NEGOTIATES,

@@ -9,7 +9,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startKeystone, Keystone } from '../support/keystone';
+import { ironicKeystoneConf, ironicServiceUser, startKeystone, Keystone } from '../support/keystone';
 import { startTarget, Target } from '../support/target';
 
 const UNAUTHORIZED_BODY = '{"error": {"code": 401, "title": "Unauthorized", "message": "The request you have made requires authentication."}}';
@@ -37,25 +37,14 @@ function faultstring(reply: Reply): string {
 }
 
 function keystoneConf(url: string): string {
-  return `auth_strategy = keystone
-[keystone_authtoken]
-auth_type = password
-auth_url = ${url}
-www_authenticate_uri = ${url}
-username = ironic
-password = ironic-service-password
-project_name = service
-user_domain_name = Default
-project_domain_name = Default
-region_name = RegionOne
-memcached_servers = 127.0.0.1:11211
+  return `${ironicKeystoneConf(url)}memcached_servers = 127.0.0.1:11211
 token_cache_time = 300
 `;
 }
 
 before(async () => {
   ks = await startKeystone();
-  await ks.createUser('ironic', { password: 'ironic-service-password', project: 'service', projectRoles: ['admin', 'service'] });
+  await ironicServiceUser(ks);
   await ks.createUser('sysreader', { systemRoles: ['reader'] });
   await ks.createUser('owner-a', { project: 'proj-a', projectRoles: ['member'] });
   await ks.createUser('owner-b', { project: 'proj-b', projectRoles: ['member'] });

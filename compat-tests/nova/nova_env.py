@@ -94,6 +94,9 @@ def new_instance(ctx, flavor, **fields):
     inst.ephemeral_gb = flavor.ephemeral_gb
     inst.instance_type_id = flavor.id
     inst.availability_zone = 'nova'
+    # Nova 2023.2 and later want the compute node's id beside its name; this fake compute has one.
+    if 'compute_id' in objects.Instance.fields and 'node' in fields:
+        inst.compute_id = 1
     for key, value in fields.items():
         setattr(inst, key, value)
     inst.create()

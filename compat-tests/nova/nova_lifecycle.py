@@ -8,6 +8,7 @@ Only what would need Neutron is mocked (the security-group lookup of the metadat
 image meta are built locally as Nova's compute manager would hand them over. Every Ironic call is real.
 Node state is read back with plain HTTP after each step.
 """
+import inspect
 import json
 import logging
 import sys
@@ -134,6 +135,8 @@ def lifecycle(w):
 
     @step('list_instances')
     def _list():
+        # As the compute manager's periodic task does: Nova 31 answers from a node cache filled by it.
+        w.drv.get_available_nodes(refresh=True)
         return {'names': w.drv.list_instances(), 'uuids': w.drv.list_instance_uuids(),
                 'exists': w.drv.instance_exists(w.inst)}
 
@@ -185,7 +188,11 @@ def lifecycle(w):
     def _rescue():
         w.inst.task_state = None
         w.inst.save()
-        w.drv.rescue(w.ctx, w.inst, w.network_info, w.image_meta, 'R3scue-pass', None)
+        args = [w.ctx, w.inst, w.network_info, w.image_meta, 'R3scue-pass', None]
+        # Nova 2024.1 added share_info (virtiofs shares; none for bare metal).
+        if 'share_info' in inspect.signature(w.drv.rescue).parameters:
+            args.append(None)
+        w.drv.rescue(*args)
         return {'node': node_view(w.node1)}
 
     @step('unrescue')

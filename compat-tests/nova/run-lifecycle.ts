@@ -35,12 +35,34 @@ export type LifecycleResults = Record<string, StepResult>;
 
 export class LifecycleScriptError extends Error {}
 
-const SCRIPT = path.resolve(__dirname, '..', '..', '..', 'compat-tests', 'nova', 'nova_lifecycle.py');
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const SCRIPT_DIR = path.join(REPO, 'compat-tests', 'nova');
+const SCRIPT = path.join(SCRIPT_DIR, 'nova_lifecycle.py');
+const DEBIAN13_ROOT = path.join(REPO, 'scripts', 'debian13-root.sh');
 
-export async function runLifecycle(url: string, ironicDb: string): Promise<LifecycleResults> {
+/** Which Nova: Debian 12's (26, python-ironicclient) on this machine or Debian 13's (31, openstacksdk) in its root. */
+export type NovaRelease = 'nova-26' | 'nova-31';
+
+/** The Python command for a release; Nova 31 runs in the Debian 13 root with the folders it reads bound in. */
+function pythonCommand(release: NovaRelease, binds: string[]): [string, string[]] {
+  if (release === 'nova-26') return ['/usr/bin/python3', [SCRIPT]];
+  return [DEBIAN13_ROOT, ['run', ...binds.flatMap((dir) => ['--bind', dir]), '/usr/bin/python3', SCRIPT]];
+}
+
+/** Builds (first time) the Debian 13 root with Nova 31 and the ISO tool its config drive needs. */
+export function prepareNova(release: NovaRelease): Promise<void> {
+  if (release === 'nova-26') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    execFile(DEBIAN13_ROOT, ['ensure', 'python3-nova', 'genisoimage', 'python3-requests'], { timeout: 1_800_000 }, (err, _out, stderr) =>
+      err ? reject(new Error(`building the Debian 13 root failed: ${String(stderr)}`)) : resolve());
+  });
+}
+
+export async function runLifecycle(url: string, ironicDb: string, release: NovaRelease = 'nova-26'): Promise<LifecycleResults> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nova-compat-'));
   try {
-    const { stdout, stderr, code } = await runPython(work, {
+    const command = pythonCommand(release, [work, SCRIPT_DIR, path.dirname(ironicDb)]);
+    const { stdout, stderr, code } = await runPython(command, work, {
       IRONIC_URL: url,
       IRONIC_DB: ironicDb,
       NOVA_WORKDIR: path.join(work, 'nova'),
@@ -55,12 +77,12 @@ export async function runLifecycle(url: string, ironicDb: string): Promise<Lifec
   }
 }
 
-function runPython(work: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string; code: number }> {
+function runPython([file, args]: [string, string[]], work: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string; code: number }> {
   fs.mkdirSync(env.NOVA_WORKDIR, { recursive: true });
   return new Promise((resolve) => {
     execFile(
-      '/usr/bin/python3',
-      [SCRIPT],
+      file,
+      args,
       {
         // A scratch HOME (ironicclient and openstacksdk cache discovery data there); no __pycache__ in the tree.
         env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', HOME: work, LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', ...env },

@@ -219,3 +219,24 @@ function keystoneHandle(url: string, adminPassword: string, child: ChildProcess,
   };
   return handle;
 }
+
+/** The [DEFAULT]/[keystone_authtoken] lines that put an ironic-ts behind this Keystone (user `ironic`, see ironicServiceUser). */
+export function ironicKeystoneConf(url: string): string {
+  return `auth_strategy = keystone
+[keystone_authtoken]
+auth_type = password
+auth_url = ${url}
+www_authenticate_uri = ${url}
+username = ironic
+password = ironic-service-password
+project_name = service
+user_domain_name = Default
+project_domain_name = Default
+region_name = RegionOne
+`;
+}
+
+/** Creates the service user that ironicKeystoneConf names. */
+export async function ironicServiceUser(ks: Keystone): Promise<void> {
+  await ks.createUser('ironic', { password: 'ironic-service-password', project: 'service', projectRoles: ['admin', 'service'] });
+}

@@ -1,7 +1,9 @@
 /**
- * Runs Debian's OpenStack clients (/usr/bin/baremetal, /usr/bin/openstack, /usr/bin/python3 with
- * openstacksdk) against a target with noauth, each with a scratch HOME (ironicclient caches
- * negotiated versions there).
+ * Runs the OpenStack clients (`baremetal`, `openstack`, python3 with openstacksdk), unmodified,
+ * against a target with noauth, each with a scratch HOME (ironicclient caches negotiated versions
+ * there). Two sets: Debian 12's (python-ironicclient 5.0, openstacksdk 0.101) from the
+ * host, and Debian 13's (2025.1: python-ironicclient 5.10, openstacksdk 4.4) run inside the
+ * project's Debian 13 root (scripts/debian13-root.sh).
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,14 +16,31 @@ export interface RunResult {
   stderr: string;
 }
 
+/** One release's client programs. */
+export interface ClientSet {
+  readonly release: '2023.1' | '2025.1';
+  /** `baremetal ARGS` against url; pass `-f json` yourself where the output is parsed. */
+  baremetal(url: string, args: string[], apiVersion?: string): Promise<RunResult>;
+  /** `openstack ARGS` against url (prefix `baremetal` yourself). */
+  openstack(url: string, args: string[], apiVersion?: string): Promise<RunResult>;
+  /** A Python script (given as text) with the target URL in IRONIC_URL. */
+  python(script: string, url: string): Promise<RunResult>;
+  /** Makes the programs available (the Debian 13 root builds on first use). */
+  prepare(): Promise<void>;
+}
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const DEBIAN13_ROOT = path.join(REPO, 'scripts', 'debian13-root.sh');
+const DEBIAN13_CLIENT_PACKAGES = ['python3-ironicclient', 'python3-openstackclient', 'python3-openstacksdk'];
+
 const scratchHome = fs.mkdtempSync(path.join(os.tmpdir(), 'ironic-compat-home-'));
 
-function run(file: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<RunResult> {
+function run(file: string, args: string[], env: Record<string, string> = {}, input?: string, timeout = 120000): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = execFile(
       file,
       args,
-      { env: { PATH: '/usr/bin:/bin', HOME: scratchHome, LANG: 'C.UTF-8', ...env }, timeout: 120000, maxBuffer: 64 * 1024 * 1024 },
+      { env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', HOME: scratchHome, LANG: 'C.UTF-8', ...env }, timeout, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
@@ -31,22 +50,37 @@ function run(file: string, args: string[], env: Record<string, string> = {}, inp
   });
 }
 
-/** `baremetal ARGS` against url; pass `-f json` yourself where the output is parsed. */
-export function baremetal(url: string, args: string[], apiVersion?: string): Promise<RunResult> {
-  const versionArgs = apiVersion ? ['--os-baremetal-api-version', apiVersion] : [];
-  return run('/usr/bin/baremetal', ['--os-endpoint', url, '--os-auth-type', 'none', ...versionArgs, ...args]);
+const versionArgs = (apiVersion?: string): string[] => (apiVersion ? ['--os-baremetal-api-version', apiVersion] : []);
+const noauth = (url: string): string[] => ['--os-endpoint', url, '--os-auth-type', 'none'];
+
+/** A client set whose programs run through `launch` (directly, or inside the Debian 13 root). */
+function clientSet(release: ClientSet['release'], launch: (file: string, args: string[], env?: Record<string, string>, input?: string) => Promise<RunResult>,
+  prepare: () => Promise<void>): ClientSet {
+  return {
+    release,
+    baremetal: (url, args, apiVersion) => launch('/usr/bin/baremetal', [...noauth(url), ...versionArgs(apiVersion), ...args]),
+    openstack: (url, args, apiVersion) => launch('/usr/bin/openstack', [...noauth(url), ...versionArgs(apiVersion), ...args]),
+    python: (script, url) => launch('/usr/bin/python3', ['-'], { IRONIC_URL: url }, script),
+    prepare,
+  };
 }
 
-/** `openstack baremetal ARGS` against url. */
-export function openstack(url: string, args: string[], apiVersion?: string): Promise<RunResult> {
-  const versionArgs = apiVersion ? ['--os-baremetal-api-version', apiVersion] : [];
-  return run('/usr/bin/openstack', ['--os-endpoint', url, '--os-auth-type', 'none', ...versionArgs, ...args]);
-}
+/** Debian 12's clients, on this machine. */
+export const DEBIAN12_CLIENTS: ClientSet = clientSet('2023.1', (file, args, env, input) => run(file, args, env, input), async () => undefined);
 
-/** Runs a Python script (given as text) with the target URL in IRONIC_URL; its stdout is returned. */
-export function python(script: string, url: string): Promise<RunResult> {
-  return run('/usr/bin/python3', ['-'], { IRONIC_URL: url }, script);
-}
+/** Debian 13's clients, in the Debian 13 root (sharing the host's network and the scratch HOME). */
+export const DEBIAN13_CLIENTS: ClientSet = clientSet(
+  '2025.1',
+  (file, args, env, input) => run(DEBIAN13_ROOT, ['run', '--bind', scratchHome, file, ...args], env, input),
+  async () => {
+    const res = await run(DEBIAN13_ROOT, ['ensure', ...DEBIAN13_CLIENT_PACKAGES], {}, undefined, 1_800_000);
+    if (res.code !== 0) throw new Error(`building the Debian 13 root failed: ${res.stderr}`);
+  },
+);
+
+export const baremetal = DEBIAN12_CLIENTS.baremetal;
+export const openstack = DEBIAN12_CLIENTS.openstack;
+export const python = DEBIAN12_CLIENTS.python;
 
 /** Parses `-f json` output, failing the test with the command's stderr when it is not JSON. */
 export function parseJson<T = unknown>(result: RunResult): T {

@@ -11,6 +11,8 @@ import { faults } from './middleware/faults';
 import { jsonResponse } from './middleware/json-response';
 import { negotiateVersion } from './middleware/version';
 import { jsonBody } from './middleware/body';
+import { stripJsonSuffix } from './middleware/json-suffix';
+import { rewriteAttributeRoutes } from './middleware/attribute-routes';
 import { rootRouter, v1IndexRouter } from './controllers/root';
 import { RESOURCE_ROUTERS } from './controllers';
 import { httpMethodNotAllowed } from '../common/errors';
@@ -31,7 +33,9 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
     ctx.state.deps = deps;
     await next();
   });
+  app.use(stripJsonSuffix);
   app.use(rewriteUnversionedPaths);
+  app.use(rewriteAttributeRoutes);
 
   app.use(onlyRootOrV1(negotiateVersion(deps.maxMinor)));
   app.use(rootRouter().routes());

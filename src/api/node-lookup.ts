@@ -28,7 +28,7 @@ export const NODE_RESERVED_WORDS = ['maintenance', 'management', 'states', 'vend
 
 /** Sub-resource words that, used in the node position of a path, answer a bare 404 (NodesController._lookup). */
 const SUBCONTROLLER_WORDS = new Set(['ports', 'portgroups', 'vifs', 'volume', 'traits', 'bios', 'allocation',
-  'history', 'inventory']);
+  'history', 'inventory', 'firmware', 'vmedia', 'children']);
 
 const UNVERSIONED_HEADERS = ['X-OpenStack-Ironic-API-Minimum-Version', 'X-OpenStack-Ironic-API-Maximum-Version',
   'X-OpenStack-Ironic-API-Version', 'Openstack-Request-Id', 'X-Openstack-Request-Id'];
@@ -73,6 +73,19 @@ export async function getNodeByIdent(ctx: ApiContext, ident: string): Promise<No
     throw new InvalidUuidOrName({ name: ident });
   }
   throw new NodeNotFound({ node: ident });
+}
+
+/**
+ * get_rpc_node_with_suffix (a node's show, PATCH and DELETE): when a `.json` suffix was stripped
+ * from the path and no node has the remaining ident, the ident with the suffix is tried.
+ */
+export async function getNodeByPathIdent(ctx: ApiContext, ident: string): Promise<NodeRecord> {
+  try {
+    return await getNodeByIdent(ctx, ident);
+  } catch (err) {
+    if (!(err instanceof NodeNotFound) || !ctx.state.jsonSuffix) throw err;
+    return getNodeByIdent(ctx, `${ident}.json`);
+  }
 }
 
 /**

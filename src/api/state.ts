@@ -10,6 +10,8 @@ export interface ApiState {
   /** The parsed JSON body, or undefined when the request had none. */
   body: unknown;
   deps: ApiDeps;
+  /** A `.json` suffix was stripped from the path (below 1.91): node lookups also try the ident with it. */
+  jsonSuffix?: boolean;
   /** Set under auth_strategy = keystone: the caller's identity and the policy enforcer. */
   auth?: RequestAuth;
 }

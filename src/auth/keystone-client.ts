@@ -50,7 +50,7 @@ export function keystoneSettings(conf: Config, group = 'keystone_authtoken'): Ke
       ? { ...(projectId ? { id: projectId } : { name: projectName ?? '' }), domain: domain('project') }
       : null,
     systemScope: opt('system_scope'),
-    cacheSeconds: Number(conf.optStrIfKnown(g, 'token_cache_time') ?? 300),
+    cacheSeconds: conf.intIfKnown(g, 'token_cache_time') ?? 300,
     group: g,
   };
 }

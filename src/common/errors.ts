@@ -40,6 +40,14 @@ function display(value: unknown): string {
   return String(value);
 }
 
+/** Every exception class defineError made, by its Ironic name (the table the wire and DB faults read). */
+const ERROR_CLASSES = new Map<string, IronicErrorClass>();
+
+/** The exception class Ironic names `kind` (a name from the wire or the database layer), if there is one. */
+export function errorClass(kind: string): IronicErrorClass | null {
+  return ERROR_CLASSES.get(kind) ?? null;
+}
+
 /** A typed Ironic error: pass params for the template, or a finished message string. */
 export function defineError(kind: string, code: number, template: string, base: IronicErrorClass = IronicError): IronicErrorClass {
   const cls = class extends base {
@@ -52,6 +60,8 @@ export function defineError(kind: string, code: number, template: string, base: 
     }
   };
   Object.defineProperty(cls, 'name', { value: kind });
+  // The table's class keeps its name; a controller's local webob error of the same name does not replace it.
+  if (!ERROR_CLASSES.has(kind)) ERROR_CLASSES.set(kind, cls);
   return cls;
 }
 
@@ -74,6 +84,7 @@ export const ChassisAlreadyExists = defineError('ChassisAlreadyExists', 409, "A 
 export const Invalid = defineError('Invalid', 400, "Unacceptable parameters.", IronicError);
 export const ChassisNotEmpty = defineError('ChassisNotEmpty', 400, "Cannot complete the requested action because chassis %(chassis)s contains nodes.", Invalid);
 export const ChassisNotFound = defineError('ChassisNotFound', 404, "Chassis %(chassis)s could not be found.", NotFound);
+export const ChildNodeLocked = defineError('ChildNodeLocked', 409, "Node %(node)s child_node %(child)s is presently locked and we are unable to perform any action on it at this time. Please retry after the current operation is completed.", Conflict);
 export const CommunicationError = defineError('CommunicationError', 500, "Unable to communicate with the server.", IronicError);
 export const ConcurrentActionLimit = defineError('ConcurrentActionLimit', 500, "Unable to process request at this time. The concurrent action limit for %(task_type)s has been reached. Please contact your administrator and try again later.", IronicError);
 export const ConductorAlreadyRegistered = defineError('ConductorAlreadyRegistered', 500, "Conductor %(conductor)s already registered.", IronicError);
@@ -110,6 +121,12 @@ export const GlanceConnectionFailed = defineError('GlanceConnectionFailed', 500,
 export const HTTPForbidden = defineError('HTTPForbidden', 403, "Access was denied to the following resource: %(resource)s", NotAuthorized);
 export const HTTPNotFound = defineError('HTTPNotFound', 404, "Resource could not be found.", NotFound);
 export const HardwareInspectionFailure = defineError('HardwareInspectionFailure', 500, "Failed to inspect hardware. Reason: %(error)s", IronicError);
+export const InspectionRuleAlreadyExists = defineError('InspectionRuleAlreadyExists', 409, "A rule with UUID %(uuid)s already exists.", Conflict);
+export const InspectionRuleNotFound = defineError('InspectionRuleNotFound', 404, "Rule %(rule)s could not be found.", NotFound);
+export const InspectionRuleValidationFailure = defineError('InspectionRuleValidationFailure', 500, "Inspection rule validation failed. Reason: %(reason)s", IronicError);
+export const InspectionRuleExecutionFailure = defineError('InspectionRuleExecutionFailure', 500, "Inspection rule execution failed. Reason: %(reason)s", HardwareInspectionFailure);
+export const RuleActionExecutionFailure = defineError('RuleActionExecutionFailure', 500, "Inspection rule action execution failed. Reason: %(reason)s", InspectionRuleExecutionFailure);
+export const RuleConditionCheckFailure = defineError('RuleConditionCheckFailure', 500, "Inspection rule condition check failed. Reason: %(reason)s", InspectionRuleExecutionFailure);
 export const IBMCError = defineError('IBMCError', 500, "IBMC exception occurred on node %(node)s. Error: %(error)s", DriverOperationError);
 export const IBMCConnectionError = defineError('IBMCConnectionError', 500, "IBMC connection failed for node %(node)s: %(error)s", IBMCError);
 export const IPMIFailure = defineError('IPMIFailure', 500, "IPMI call failed: %(cmd)s.", IronicError);
@@ -132,6 +149,7 @@ export const ImageRefIsARedirect = defineError('ImageRefIsARedirect', 500, "Rece
 export const ImageRefValidationFailed = defineError('ImageRefValidationFailed', 500, "Validation of image href %(image_href)s failed, reason: %(reason)s", IronicError);
 export const ImageUploadFailed = defineError('ImageUploadFailed', 500, "Failed to upload %(image_name)s image to web server %(web_server)s, reason: %(reason)s", IronicError);
 export const InvalidParameterValue = defineError('InvalidParameterValue', 400, "%(err)s", Invalid);
+export const InvalidNodeInventory = defineError('InvalidNodeInventory', 400, "Inventory for node %(node)s is invalid: %(reason)s", Invalid);
 export const IncompatibleInterface = defineError('IncompatibleInterface', 400, "%(interface_type)s interface implementation '%(interface_impl)s' is not supported by hardware type %(hardware_type)s.", InvalidParameterValue);
 export const IncompleteLookup = defineError('IncompleteLookup', 400, "At least one of 'addresses' and 'node_uuid' parameters is required", Invalid);
 export const IncorrectConfiguration = defineError('IncorrectConfiguration', 500, "Supplied configuration is incorrect and must be fixed. Error: %(error)s", IronicError);
@@ -169,6 +187,7 @@ export const MissingParameterValue = defineError('MissingParameterValue', 400, "
 export const NetworkError = defineError('NetworkError', 500, "Network operation failure.", IronicError);
 export const NoConsolePid = defineError('NoConsolePid', 500, "Could not find pid in pid file %(pid_path)s", ConsoleError);
 export const NoDriversLoaded = defineError('NoDriversLoaded', 500, "Conductor %(conductor)s cannot be started because no hardware types were loaded.", IronicError);
+export const ParentNodeLocked = defineError('ParentNodeLocked', 409, "Node %(node)s parent_node %(parent)s is presently locked and we are unable to perform any action on it at this time. Please retry after the current operation is completed.", Conflict);
 export const TemporaryFailure = defineError('TemporaryFailure', 503, "Resource temporarily unavailable, please retry.", IronicError);
 export const NoFreeConductorWorker = defineError('NoFreeConductorWorker', 503, "Requested action cannot be performed due to lack of free conductor workers.", TemporaryFailure);
 export const NoFreeIPMITerminalPorts = defineError('NoFreeIPMITerminalPorts', 503, "Unable to allocate a free port on host %(host)s for IPMI terminal, not enough free ports.", TemporaryFailure);
@@ -220,6 +239,7 @@ export const SwiftObjectNotFoundError = defineError('SwiftObjectNotFoundError', 
 export const SwiftObjectStillExists = defineError('SwiftObjectStillExists', 500, "Clean up failed for swift object %(obj)s during deletion of node %(node)s.", IronicError);
 export const Unauthorized = defineError('Unauthorized', 500, "An unknown exception occurred.", IronicError);
 export const UnsupportedDriverExtension = defineError('UnsupportedDriverExtension', 400, "Driver %(driver)s does not support %(extension)s (disabled or not implemented).", Invalid);
+export const UnsupportedHardwareFeature = defineError('UnsupportedHardwareFeature', 400, "Node %(node)s hardware does not support feature %(feature)s, which is required based upon the requested configuration.", Invalid);
 export const VendorPassthruException = defineError('VendorPassthruException', 500, "An unknown exception occurred.", IronicError);
 export const VifAlreadyAttached = defineError('VifAlreadyAttached', 409, "Unable to attach VIF because VIF %(vif)s is already attached to Ironic %(object_type)s %(object_uuid)s", Conflict);
 export const VifInvalidForAttach = defineError('VifInvalidForAttach', 409, "Unable to attach VIF %(vif)s to node %(node)s. Reason: %(reason)s", Conflict);
@@ -230,6 +250,8 @@ export const VolumeConnectorTypeAndIdAlreadyExists = defineError('VolumeConnecto
 export const VolumeTargetAlreadyExists = defineError('VolumeTargetAlreadyExists', 409, "A volume target with UUID %(uuid)s already exists.", Conflict);
 export const VolumeTargetBootIndexAlreadyExists = defineError('VolumeTargetBootIndexAlreadyExists', 409, "A volume target with boot index '%(boot_index)s' for the same node already exists.", Conflict);
 export const VolumeTargetNotFound = defineError('VolumeTargetNotFound', 404, "Volume target %(target)s could not be found.", NotFound);
+/** Python's ValueError from an Ironic object's non-nullable field, a 500 in Ironic: a 400 here. */
+export const ObjectFieldError = defineError('ValueError', 400, 'Field cannot be None');
 export const XClarityError = defineError('XClarityError', 500, "XClarity exception occurred. Error: %(error)s", IronicError);
 
 /**
@@ -260,9 +282,22 @@ export const httpMethodNotAllowed = (allow: string[]): HttpError =>
 export const httpTooLarge = (description: string): HttpError =>
   new HttpError(413, 'Request Entity Too Large', description, {}, false);
 
-/** Ironic's ClientSideError with status 405, raised by controllers (not routing) for a method they lack. */
-export const MethodNotAllowedFault = defineError(
-  'ClientSideError',
-  405,
-  'The server could not comply with the request since it is either malformed or otherwise incorrect.',
-);
+/** Ironic's ClientSideError: a message with an explicit status (400 unless told), raised by the API. */
+export class ClientSideError extends IronicError {
+  override readonly kind: string = 'ClientSideError';
+  override readonly code: number;
+  constructor(message: string, code = 400) {
+    super(message);
+    this.code = code;
+    this.name = 'ClientSideError';
+  }
+}
+
+/** Ironic's InvalidInput (a ClientSideError): "Invalid input for field/attribute F. Value: 'V'. MSG". */
+export class InvalidInput extends ClientSideError {
+  override readonly kind = 'InvalidInput';
+  constructor(fieldname: string, value: string, msg = '') {
+    super(`Invalid input for field/attribute ${fieldname}. Value: '${value}'. ${msg}`);
+    this.name = 'InvalidInput';
+  }
+}

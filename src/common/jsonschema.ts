@@ -29,6 +29,8 @@ export interface Schema {
   dependencies?: Record<string, string[]>;
   /** Annotation only (raid_config_schema.json carries one per property). */
   description?: string;
+  /** Annotation only. */
+  title?: string;
   /** Not JSON Schema: the first API minor version accepting this property (for api-ref generation). */
   minVersion?: number;
 }

@@ -17,7 +17,7 @@ import {
 } from './steps';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
-import { cacheBiosSettings } from './node-cache';
+import { cacheBiosSettings, cacheFirmwareComponents } from './node-cache';
 
 /** utils.skip_automated_cleaning: the node's own flag wins over [conductor]automated_clean. */
 function skipAutomatedCleaning(task: Task): boolean {
@@ -79,6 +79,7 @@ export async function runCleaning(task: Task, cleanSteps: Step[] | null, disable
   }
   await task.saveNode();
   await cacheBiosSettings(task);
+  await cacheFirmwareComponents(task);
   let prepared: string | null = null;
   try {
     if (!disableRamdisk) prepared = await task.driver.deploy.prepareCleaning(task);
@@ -130,6 +131,7 @@ async function finishCleaning(task: Task, manual: boolean, disableRamdisk: boole
       return;
     }
   }
+  await cacheFirmwareComponents(task);
   log.info(`Node ${node.uuid} cleaning complete`);
   await task.processEvent(manual || node.retired ? 'manage' : 'done');
 }

@@ -2,6 +2,7 @@
  * The conductor's local implementation of every ConductorApi call (conductor/manager.py),
  * delegating to one small module per area.
  */
+import type { VirtualMediaInfo, VmediaDevice } from '../common/boot-devices';
 import { InvalidParameterValue } from '../common/errors';
 import * as allocationsRepo from '../db/repositories/allocations';
 import type { AllocationRecord, NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
@@ -13,6 +14,7 @@ import { getNodeWithToken } from './agent-token';
 import * as allocations from './allocations';
 import { doNodeClean } from './cleaning';
 import { processHeartbeat } from './continue-deploy';
+import { continueInspection } from './continue-inspection';
 import type { ConductorContext } from './context';
 import { doNodeDeploy } from './deployments';
 import * as indicators from './indicators';
@@ -28,13 +30,15 @@ import { doNodeService } from './servicing';
 import { TaskManager } from './task-manager';
 import { doNodeTearDown } from './teardown';
 import * as vendor from './vendor-passthru';
+import * as vmedia from './virtual-media';
 import * as volume from './volume-ops';
 
 export class ConductorManager implements ConductorApi {
   readonly tasks: TaskManager;
 
   constructor(readonly ctx: ConductorContext, private readonly rings: RingManager) {
-    this.tasks = new TaskManager(ctx, nodePowerAction);
+    // Power actions through tasks also reach the node's parent and children.
+    this.tasks = new TaskManager(ctx, (task, state, timeout) => nodePowerAction(task, state, timeout, this.tasks));
   }
 
   topicFor(node: Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>): Promise<string> {
@@ -239,6 +243,18 @@ export class ConductorManager implements ConductorApi {
     return vendor.vendorPassthru(this.tasks, nodeUuid, method, httpMethod, data);
   }
 
+  getVirtualMedia(nodeUuid: string): Promise<VirtualMediaInfo[]> {
+    return vmedia.getVirtualMedia(this.tasks, nodeUuid);
+  }
+
+  attachVirtualMedia(nodeUuid: string, deviceType: VmediaDevice, imageUrl: string): Promise<void> {
+    return vmedia.attachVirtualMedia(this.tasks, nodeUuid, deviceType, imageUrl);
+  }
+
+  detachVirtualMedia(nodeUuid: string, deviceTypes: VmediaDevice[] | null): Promise<void> {
+    return vmedia.detachVirtualMedia(this.tasks, nodeUuid, deviceTypes);
+  }
+
   /**
    * Agent heartbeat (manager.heartbeat): the token is checked under a shared lock and the
    * processing runs in a worker, so the agent gets its 202 at once.
@@ -255,6 +271,11 @@ export class ConductorManager implements ConductorApi {
       }
       task.spawnAfter((t) => processHeartbeat(this.tasks, t, callbackUrl, agentVersion, extra));
     });
+  }
+
+  /** Inspection data posted by the ramdisk to /v1/continue_inspection. */
+  continueInspection(nodeUuid: string, inventory: JsonObject, pluginData: JsonObject): Promise<void> {
+    return continueInspection(this.tasks, nodeUuid, inventory, pluginData);
   }
 
   /** Lookup by the ramdisk: hands out the agent token once (get_node_with_token). */

@@ -1,6 +1,6 @@
 /**
  * What the conductor records about a node's hardware after verifying it (utils.node_cache_*): the
- * BIOS settings, the vendor and the boot mode / secure boot state. Each is best effort: a driver
+ * BIOS settings, the firmware components, the vendor and the boot mode / secure boot state. Each is best effort: a driver
  * without the feature is skipped, and a failure is only logged.
  */
 import { UnsupportedDriverExtension } from '../common/errors';
@@ -15,6 +15,17 @@ export async function cacheBiosSettings(task: Task): Promise<void> {
   } catch (err) {
     if (err instanceof UnsupportedDriverExtension) log.warning(`BIOS settings are not supported for node ${task.node.uuid}, skipping`);
     else log.error(`Caching of bios settings failed on node ${task.node.uuid}. ${errorText(err)}`);
+  }
+}
+
+/** node_cache_firmware_components: the firmware interface validated, then asked to record the versions. */
+export async function cacheFirmwareComponents(task: Task): Promise<void> {
+  try {
+    await task.driver.firmware.validate(task);
+    await task.driver.firmware.cacheFirmwareComponents(task);
+  } catch (err) {
+    if (err instanceof UnsupportedDriverExtension) log.warning(`Firmware Components are not supported for node ${task.node.uuid}, skipping`);
+    else log.error(`Caching of firmware components failed on node ${task.node.uuid}. ${errorText(err)}`);
   }
 }
 

@@ -6,6 +6,7 @@ import {
 import { log } from '../common/log';
 import * as states from '../common/states';
 import type { NodeRecord } from '../db/models';
+import { STATE_LIMITED_FIELDS, StateLimitedField } from '../db/node-field-lists';
 import * as nodesRepo from '../db/repositories/nodes';
 import { INTERFACE_KINDS, NON_VENDOR_KINDS } from '../drivers/base';
 import type { InterfaceValidation } from '../rpc/conductor-api';
@@ -14,8 +15,6 @@ import { errorText } from './error-handlers';
 import { pyReprTuple } from '../common/python/repr';
 import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-validation';
 import type { TaskManager } from './task-manager';
-
-const ALLOWED_UPDATE_STATES = [states.ENROLL, states.INSPECTING, states.INSPECTWAIT, states.MANAGEABLE, states.AVAILABLE];
 
 export async function createNode(ctx: ConductorContext, values: Partial<NodeRecord> & { traits?: string[] }): Promise<NodeRecord> {
   const { traits, ...fields } = values;
@@ -27,13 +26,39 @@ export async function createNode(ctx: ConductorContext, values: Partial<NodeReco
   return nodesRepo.create(ctx.db, node, traits ?? []);
 }
 
-function checkProtected(node: NodeRecord, changes: Partial<NodeRecord>): void {
-  if ('protected' in changes) {
-    if (!node.protected) node.protected_reason = null;
-    else if (![states.ACTIVE, states.RESCUE].includes(node.provision_state ?? '')) {
-      throw new InvalidState(`Node ${node.uuid} can only be made protected in provision states 'active' or 'rescue', the current state is '${node.provision_state}'`);
-    }
+/**
+ * The refusal of a change to a field the registry limits to some provision states (patchStates), or
+ * null when it is allowed. `current` is the node as stored, `node` with the changes applied.
+ */
+function stateRefusal(field: StateLimitedField, current: NodeRecord, node: NodeRecord): string | null {
+  const rule = field.patchStates;
+  const name = field.name as keyof NodeRecord;
+  const state = current.provision_state ?? '';
+  if (rule.states.includes(state) || (rule.orMaintenance && node.maintenance)) return null;
+  const allowed = rule.states.join(', ');
+  if (rule.settingTrue) {
+    return node[name] ? `Node ${node.uuid} can only be made ${field.name} in provision states ` +
+      `${rule.states.map((s) => `'${s}'`).join(' or ')}, the current state is '${current.provision_state}'` : null;
   }
+  if (rule.onceSet) {
+    return current[name] && node[name] !== current[name]
+      ? `Node ${node.uuid} can not have ${field.name} updated unless it is in one of allowed (${allowed}) states.` : null;
+  }
+  return `Node ${node.uuid} can not have ${field.name} updated unless it is in one of allowed (${allowed}) states` +
+    `${rule.orMaintenance ? ' or in maintenance mode' : ''}.`;
+}
+
+/** update_node's state rules, for each changed field the registry limits. */
+function checkPatchStates(current: NodeRecord, node: NodeRecord, changes: Partial<NodeRecord>): void {
+  for (const field of STATE_LIMITED_FIELDS) {
+    if (!Object.hasOwn(changes, field.name)) continue;
+    const refusal = stateRefusal(field, current, node);
+    if (refusal !== null) throw new InvalidState(refusal);
+  }
+}
+
+function checkProtected(node: NodeRecord, changes: Partial<NodeRecord>): void {
+  if ('protected' in changes && !node.protected) node.protected_reason = null;
   if ('protected_reason' in changes && changes.protected_reason && !node.protected) {
     throw new InvalidParameterValue('The protected_reason field can only be set when protected is True');
   }
@@ -54,12 +79,8 @@ export async function updateNode(ctx: ConductorContext, tasks: TaskManager, node
       changes.instance_uuid !== current.instance_uuid) {
       throw new NodeAssociated({ node: current.uuid, instance: current.instance_uuid });
     }
-    if ('resource_class' in changes && current.resource_class && changes.resource_class !== current.resource_class &&
-      !ALLOWED_UPDATE_STATES.includes(current.provision_state ?? '')) {
-      throw new InvalidState(`Node ${current.uuid} can not have resource_class updated unless it is in one of allowed ` +
-        `(${ALLOWED_UPDATE_STATES.join(', ')}) states.`);
-    }
     const node = { ...current, ...changes } as NodeRecord;
+    checkPatchStates(current, node, changes);
     if ('maintenance' in changes && !node.maintenance) {
       node.maintenance_reason = null;
       node.fault = null;
@@ -73,10 +94,6 @@ export async function updateNode(ctx: ConductorContext, tasks: TaskManager, node
       if (!Object.hasOwn(changes, field)) {
         if (updatingDriver && resetInterfaces) node[field] = null;
         continue;
-      }
-      if (!(ALLOWED_UPDATE_STATES.includes(node.provision_state ?? '') || node.maintenance)) {
-        throw new InvalidState(`Node ${node.uuid} can not have ${field} updated unless it is in one of allowed ` +
-          `(${ALLOWED_UPDATE_STATES.join(', ')}) states or in maintenance mode.`);
       }
       checkInterfaces = true;
     }

@@ -8,6 +8,7 @@ import * as states from '../common/states';
 import { FAILURE_STATES } from './fsm';
 import { withDeadline } from './deadline';
 import { errorText, powerStateErrorHandler } from './error-handlers';
+import { needsParentPower, powerOffChildren, powerOnParent } from './power-relatives';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 
@@ -58,8 +59,16 @@ async function canSkip(task: Task, newState: string): Promise<boolean> {
   return true;
 }
 
-export async function nodePowerAction(task: Task, newState: string, timeout?: number): Promise<void> {
+/**
+ * `tasks`, when given, lets the action reach the node's parent and children (power-relatives.ts);
+ * the TaskManager's own power action always passes it.
+ */
+export async function nodePowerAction(task: Task, newState: string, timeout?: number, tasks?: TaskManager): Promise<void> {
   task.requireExclusive();
+  if (targetOf(newState) === states.POWER_OFF && task.node.disable_power_off) {
+    log.error(`Refusing to power off node ${task.node.uuid} with disable_power_off flag set`);
+    throw new PowerStateFailure({ pstate: newState });
+  }
   if (await canSkip(task, newState)) {
     if ([states.POWER_OFF, states.SOFT_POWER_OFF, states.REBOOT, states.SOFT_REBOOT].includes(newState)) {
       wipeOnPowerOff(task);
@@ -77,6 +86,7 @@ export async function nodePowerAction(task: Task, newState: string, timeout?: nu
   await task.saveNode();
   try {
     if (target === states.POWER_ON && task.node.provision_state === states.ACTIVE) await task.driver.storage.attachVolumes(task);
+    if (tasks && target !== null) await powerRelatives(tasks, task, newState, target, timeout);
     const call = newState === states.REBOOT
       ? task.driver.power.reboot(task, timeout)
       : task.driver.power.setPowerState(task, newState, timeout);
@@ -95,6 +105,13 @@ export async function nodePowerAction(task: Task, newState: string, timeout?: nu
     await task.driver.storage.detachVolumes(task).catch((err: unknown) =>
       log.warning(`Volume detachment for node ${task.node.uuid} failed: ${errorText(err)}`));
   }
+}
+
+/** The parent or the children a power on or off (not a reboot) acts on first. */
+async function powerRelatives(tasks: TaskManager, task: Task, newState: string, target: string, timeout?: number): Promise<void> {
+  const act = (t: Task, state: string, to?: number): Promise<void> => nodePowerAction(t, state, to, tasks);
+  if (newState === states.POWER_ON && needsParentPower(task)) await powerOnParent(tasks, task, act, target, timeout);
+  if (newState === states.POWER_OFF) await powerOffChildren(tasks, task, act, target, timeout);
 }
 
 export async function changeNodePowerState(tasks: TaskManager, nodeId: string, newState: string, timeout?: number): Promise<void> {

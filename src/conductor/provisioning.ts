@@ -9,7 +9,7 @@ import { ABORTABLE_STATES, doAbort } from './abort';
 import { runCleaning } from './cleaning';
 import { errorText, provisioningErrorHandler } from './error-handlers';
 import { updateImageType } from './image-type';
-import { cacheBiosSettings, cacheBootMode, cacheVendor } from './node-cache';
+import { cacheBiosSettings, cacheBootMode, cacheFirmwareComponents, cacheVendor } from './node-cache';
 import { continueNodeService } from './servicing';
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
@@ -74,6 +74,7 @@ async function runVerify(task: Task): Promise<void> {
     return;
   }
   await cacheBiosSettings(task);
+  await cacheFirmwareComponents(task);
   await cacheVendor(task);
   await cacheBootMode(task);
   node.power_state = power;

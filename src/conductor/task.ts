@@ -72,30 +72,21 @@ export class Task implements DriverTask {
     return out as Partial<NodeRecord>;
   }
 
+  /** Writes the changed fields through the node repository, which adds Ironic's provision stamps. */
   async saveNode(): Promise<void> {
     const changes = this.changedFields();
-    if (this.provisionTouched || 'provision_state' in changes) this.stampProvisionTimes(changes);
+    // Ironic's process_event always sets provision_state, so its save stamps provision_updated_at.
+    if (this.provisionTouched) changes.provision_state = this.node.provision_state;
     this.provisionTouched = false;
     if (Object.keys(changes).length === 0) return;
     // Drivers and flows see Ironic's exceptions from a save, as from Ironic's Node.save().
-    await nodes.updateFields(this.ctx.db, this.node, changes).catch((err: unknown) => { throw asIronicError(err); });
+    const written = await nodes.updateFields(this.ctx.db, this.original, changes)
+      .catch((err: unknown) => { throw asIronicError(err); });
+    // The task's node keeps the updated_at it was loaded with, as before the save.
+    const stamps: Record<string, unknown> = { ...written };
+    delete stamps.updated_at;
+    Object.assign(this.node, stamps);
     this.original = structuredClone(this.node);
-  }
-
-  /** The DB layer's side effects of a provision_state write (dbapi update_node). */
-  private stampProvisionTimes(changes: Partial<NodeRecord>): void {
-    const now = new Date();
-    changes.provision_updated_at = now;
-    this.node.provision_updated_at = now;
-    const prev = this.original.provision_state;
-    const next = this.node.provision_state;
-    if (next === states.INSPECTING && prev !== states.INSPECTING) {
-      changes.inspection_started_at = this.node.inspection_started_at = now;
-      changes.inspection_finished_at = this.node.inspection_finished_at = null;
-    } else if ((prev === states.INSPECTING || prev === states.INSPECTWAIT) && next === states.MANAGEABLE) {
-      changes.inspection_finished_at = this.node.inspection_finished_at = now;
-      changes.inspection_started_at = this.node.inspection_started_at = null;
-    }
   }
 
   /** Reloads the node from the database, dropping unsaved changes. */

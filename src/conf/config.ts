@@ -101,9 +101,20 @@ export class Config {
    * group): null where the group has no such option, instead of a compile-time check.
    */
   optStrIfKnown(group: string, name: string): string | null {
+    const v = this.valueIfKnown(group, name);
+    return v === null ? null : String(v);
+  }
+
+  /** optStrIfKnown for an integer option: null where the group has no such option or it is unset. */
+  intIfKnown(group: string, name: string): number | null {
+    const v = this.valueIfKnown(group, name);
+    return v === null ? null : Number(v);
+  }
+
+  private valueIfKnown(group: string, name: string): OptionValue {
     if (!OPTIONS[group]?.[name]) return null;
     const v = this.valueOf(group, name);
-    return v === null || v === undefined || v === '' ? null : String(v);
+    return v === undefined || v === '' ? null : v;
   }
 
   /** The value by names only known at run time (interpolation): unknown ones throw. */

@@ -8,24 +8,15 @@ import * as errors from '../common/errors';
 import { lookupTable } from '../common/own-keys';
 import { DbError, InvalidSortKeyError, NotFoundError } from './errors';
 
-type ErrorClass = errors.IronicErrorClass;
-
 const NOT_FOUND_PARAM: Record<string, string> = lookupTable({
   Port: 'port', Portgroup: 'portgroup', Chassis: 'chassis', Node: 'node', Allocation: 'allocation',
-  DeployTemplate: 'template', VolumeConnector: 'connector', VolumeTarget: 'target', Conductor: 'conductor',
+  DeployTemplate: 'template', InspectionRule: 'rule', VolumeConnector: 'connector', VolumeTarget: 'target', Conductor: 'conductor',
 });
-
-function classFor(kind: string): ErrorClass | null {
-  if (!Object.hasOwn(errors, kind)) return null;
-  const found = (errors as unknown as Record<string, unknown>)[kind];
-  return typeof found === 'function' && (found as { prototype?: unknown }).prototype instanceof errors.IronicError
-    ? found as ErrorClass : null;
-}
 
 /** The Ironic exception for a DbError; any other error is returned as it is. */
 export function asIronicError(err: unknown): unknown {
   if (err instanceof NotFoundError) {
-    const cls = classFor(err.kind) ?? errors.NotFound;
+    const cls = errors.errorClass(err.kind) ?? errors.NotFound;
     const param = NOT_FOUND_PARAM[err.resource] ?? 'id';
     return new cls({ [param]: err.ident });
   }
@@ -33,7 +24,7 @@ export function asIronicError(err: unknown): unknown {
     return new errors.InvalidParameterValue(`The sort_key value "${err.key}" is an invalid field for sorting`);
   }
   if (err instanceof DbError) {
-    const cls = classFor(err.kind);
+    const cls = errors.errorClass(err.kind);
     if (cls) return new cls(err.message);
   }
   return err;

@@ -5,7 +5,7 @@
 import { V } from '../common/microversions';
 import { lookupTable } from '../common/own-keys';
 import type { ColumnKind } from './column-kind';
-import { NODE_FIELD_REGISTRY, NodeFieldDecl } from './node-fields';
+import { NODE_FIELD_REGISTRY, NodeFieldDecl, NodeFilter, NodePatchStates } from './node-fields';
 
 const names = (keep: (f: NodeFieldDecl) => boolean): string[] => NODE_FIELD_REGISTRY.filter(keep).map((f) => f.name);
 
@@ -34,7 +34,9 @@ export const NODE_INSERT_DEFAULTS: Readonly<Record<string, unknown>> = lookupTab
   NODE_FIELD_REGISTRY.flatMap((f) => (f.insertDefault === undefined ? [] : [[f.name, f.insertDefault]]))));
 
 /** _get_fields_for_node_query's valid_fields: the fields node views show, in Ironic's order. */
-export const NODE_FIELDS: readonly string[] = ironicOrder(names(isShown), [['inspect_interface', 'inspection_started_at']]);
+export const NODE_FIELDS: readonly string[] = ironicOrder(names(isShown), [
+  ['inspect_interface', 'inspection_started_at'], ['disable_power_off', 'console_interface'],
+]);
 
 /** Fields the API computes rather than reads from the node row. */
 export const API_FULFILLED_FIELDS: readonly string[] = names((f) => f.api === 'computed');
@@ -54,7 +56,8 @@ export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = lookupTable
 });
 
 /** The fields a PATCH may name, sorted as Ironic lists them in its refusal. */
-export const PATCH_ALLOWED_FIELDS: readonly string[] = names((f) => f.patchable === true).sort();
+export const PATCH_ALLOWED_FIELDS: readonly string[] = ironicOrder(names((f) => f.patchable === true),
+  [['parent_node', 'vendor_interface']]);
 
 /** The Node object fields of Ironic (as_dict keys), besides traits. */
 export const OBJECT_FIELDS: readonly string[] = names((f) => f.column !== undefined && (isShown(f) || f.api === 'object'));
@@ -77,6 +80,46 @@ export const PATCH_ONLY_FIELDS: readonly NodeFieldDecl[] = NODE_FIELD_REGISTRY.f
 export const CONVERTED_FIELDS: readonly NodeFieldDecl[] = ironicOrder(
   names((f) => f.convert !== undefined), [['maintenance', 'protected']],
 ).map(nodeField);
+
+/** A field whose PATCH the conductor allows in some provision states only. */
+export type StateLimitedField = NodeFieldDecl & { readonly patchStates: NodePatchStates };
+
+const stateLimited = NODE_FIELD_REGISTRY.filter((f): f is StateLimitedField => f.patchStates !== undefined);
+
+/**
+ * The fields update_node limits by provision state, in the order it checks them: those maintenance
+ * does not relieve (in the registry's order), then the driver interfaces by name.
+ */
+export const STATE_LIMITED_FIELDS: readonly StateLimitedField[] = [
+  ...stateLimited.filter((f) => !f.patchStates.orMaintenance),
+  ...stateLimited.filter((f) => f.patchStates.orMaintenance).sort((a, b) => a.name.localeCompare(b.name)),
+];
+
+/** A node list filter with its names resolved. */
+export interface NodeListFilter extends NodeFilter {
+  readonly field: string;
+  readonly arg: string;
+  readonly match: NonNullable<NodeFilter['match']>;
+  /** Its key in the repository's NodeFilters. */
+  readonly key: string;
+  /** The field is computed (chassis_uuid, conductor): the API resolves the filter itself. */
+  readonly computed: boolean;
+  /** Its column holds a boolean (compared as 1 or 0). */
+  readonly boolean: boolean;
+}
+
+function filterKey(field: string, arg: string, match: NodeListFilter['match']): string {
+  if (match === 'one-of') return `${field}_in`;
+  return match === 'equals' ? field : arg;
+}
+
+/** The node list filters the fields back, in the registry's order. */
+export const NODE_LIST_FILTERS: readonly NodeListFilter[] = NODE_FIELD_REGISTRY.flatMap((f) => (f.filters ?? []).map((filter) => {
+  const arg = filter.arg ?? f.name;
+  const match = filter.match ?? 'equals';
+  return { ...filter, field: f.name, arg, match, key: filterKey(f.name, arg, match), computed: f.column === undefined,
+    boolean: f.column === 'bool' };
+}));
 
 /** The declaration of a field the registry holds (a name from code, never from a request). */
 export function nodeField(name: string): NodeFieldDecl {

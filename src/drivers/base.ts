@@ -18,6 +18,7 @@ export type InterfaceKind = typeof INTERFACE_KINDS[number];
 export const NON_VENDOR_KINDS: readonly InterfaceKind[] = INTERFACE_KINDS.filter((k) => k !== 'vendor');
 
 import type { JsonObject } from '../common/json-value';
+import type { VirtualMediaInfo, VmediaDevice } from '../common/boot-devices';
 
 export type { JsonObject };
 
@@ -110,6 +111,12 @@ export interface ManagementInterface extends BaseInterface {
   getSupportedIndicators?(task: DriverTask, component?: string): Promise<SupportedIndicators>;
   getIndicatorState?(task: DriverTask, component: string, indicator: string): Promise<string>;
   setIndicatorState?(task: DriverTask, component: string, indicator: string, state: string): Promise<void>;
+  /** Virtual media (1.89/1.93); an interface without them is UnsupportedDriverExtension. */
+  getVirtualMedia?(task: DriverTask): Promise<VirtualMediaInfo[]>;
+  /** `deviceType` one of VMEDIA_DEVICES; `imageUrl` an HTTP(S) URL the BMC can reach. */
+  attachVirtualMedia?(task: DriverTask, deviceType: VmediaDevice, imageUrl: string): Promise<void>;
+  /** Ejects the devices of these types, every device when null. */
+  detachVirtualMedia?(task: DriverTask, deviceTypes: readonly VmediaDevice[] | null): Promise<void>;
 }
 
 export interface IndicatorInfo {
@@ -123,6 +130,8 @@ export type SupportedIndicators = Record<string, Record<string, IndicatorInfo>>;
 export interface BootInterface extends BaseInterface {
   prepareRamdisk(task: DriverTask, ramdiskParams: JsonObject, mode: string): Promise<void>;
   cleanUpRamdisk(task: DriverTask, mode: string): Promise<void>;
+  /** Whether this boot interface can boot the inspection ramdisk; absent: it cannot (UnsupportedDriverExtension). */
+  validateInspection?(task: DriverTask): Promise<void>;
   prepareInstance(task: DriverTask): Promise<void>;
   cleanUpInstance(task: DriverTask): Promise<void>;
 }
@@ -162,6 +171,11 @@ export interface InspectInterface extends BaseInterface {
   /** Returns the next provision state: `manageable` when done, `inspect wait` when asynchronous. */
   inspectHardware(task: DriverTask): Promise<string>;
   abort(task: DriverTask): Promise<void>;
+  /**
+   * Processes the inventory the ramdisk posted to /v1/continue_inspection (in-band inspection);
+   * `inspect wait` when the data is processed elsewhere. Absent: UnsupportedDriverExtension.
+   */
+  continueInspection?(task: DriverTask, inventory: JsonObject, pluginData: JsonObject): Promise<string | null>;
 }
 
 export interface RaidInterface extends BaseInterface {
@@ -241,6 +255,10 @@ export interface NetworkInterface extends BaseInterface {
   unconfigureTenantNetworks(task: DriverTask): Promise<void>;
   addCleaningNetwork(task: DriverTask): Promise<void>;
   removeCleaningNetwork(task: DriverTask): Promise<void>;
+  /** Whether managed in-band inspection can use this network interface; absent: it cannot. */
+  validateInspection?(task: DriverTask): Promise<void>;
+  addInspectionNetwork?(task: DriverTask): Promise<void>;
+  removeInspectionNetwork?(task: DriverTask): Promise<void>;
 }
 
 interface InterfaceByKind {

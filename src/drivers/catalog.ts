@@ -26,6 +26,7 @@ import { createRamdiskDeploy } from './deploy/ramdisk';
 import { createFakeFirmware } from './firmware/fake';
 import { createNoFirmware } from './firmware/no-firmware';
 import { createRedfishFirmware } from './redfish/firmware';
+import { createAgentInspect } from './inspect/agent';
 import { createFakeInspect } from './inspect/fake';
 import { createNoInspect } from './inspect/no-inspect';
 import { createRedfishInspect } from './redfish/inspect';
@@ -60,7 +61,9 @@ const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   console: new Map([['fake', createFakeConsole], ['no-console', createNoConsole]]),
   deploy: new Map([['fake', createFakeDeploy], ['direct', createDirectDeploy], ['ramdisk', createRamdiskDeploy]]),
   firmware: new Map([['fake', createFakeFirmware], ['no-firmware', createNoFirmware], ['redfish', createRedfishFirmware]]),
-  inspect: new Map([['fake', createFakeInspect], ['no-inspect', createNoInspect], ['redfish', createRedfishInspect]]),
+  inspect: new Map([
+    ['agent', createAgentInspect], ['fake', createFakeInspect], ['no-inspect', createNoInspect], ['redfish', createRedfishInspect],
+  ]),
   management: new Map([['fake', createFakeManagement], ['noop', createNoopManagement], ['redfish', createRedfishManagement], ['ipmitool', createIpmitoolManagement]]),
   network: new Map([['flat', createFlatNetwork], ['noop', createNoopNetwork]]),
   power: new Map([['fake', createFakePower], ['redfish', createRedfishPower], ['ipmitool', createIpmitoolPower], ['snmp', createSnmpPower]]),

@@ -9,6 +9,7 @@
 import type { AllocationRecord, NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
 
 import type { JsonObject } from '../common/json-value';
+import type { VirtualMediaInfo, VmediaDevice } from '../common/boot-devices';
 
 export type { JsonObject };
 
@@ -136,6 +137,8 @@ export interface ConductorApi {
   /** Ramdisk callbacks. */
   heartbeat(nodeUuid: string, callbackUrl: string, agentVersion: string | null, agentToken: string | null, extra: JsonObject): Promise<void>;
   getNodeWithToken(nodeUuid: string): Promise<NodeRecord>;
+  /** The inventory and plugin data the ramdisk posted to /v1/continue_inspection. */
+  continueInspection(nodeUuid: string, inventory: JsonObject, pluginData: JsonObject): Promise<void>;
 
   /** Indicators by component (shared lock). */
   getSupportedIndicators(nodeUuid: string): Promise<Record<string, Record<string, IndicatorFields>>>;
@@ -147,4 +150,11 @@ export interface ConductorApi {
   getNodeVendorPassthruMethods(nodeUuid: string): Promise<Record<string, VendorMethodInfo>>;
   /** Calls a vendor method with the request body; upgrades to exclusive when the method requires it. */
   vendorPassthru(nodeUuid: string, method: string, httpMethod: string, data: unknown): Promise<VendorPassthruResult>;
+
+  /** The node's virtual media devices (get_virtual_media, 1.93). */
+  getVirtualMedia(nodeUuid: string): Promise<VirtualMediaInfo[]>;
+  /** Starts attaching an HTTP(S) image as a device (attach_virtual_media, 1.89); failures end in last_error. */
+  attachVirtualMedia(nodeUuid: string, deviceType: VmediaDevice, imageUrl: string): Promise<void>;
+  /** Starts detaching the devices of these types, all when null (detach_virtual_media, 1.89). */
+  detachVirtualMedia(nodeUuid: string, deviceTypes: VmediaDevice[] | null): Promise<void>;
 }

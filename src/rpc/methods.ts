@@ -18,9 +18,10 @@ export const METHOD_ROUTES: Readonly<Record<MethodName, Route>> = {
   updatePortgroup: 'portgroup', destroyPortgroup: 'portgroup', updateVolumeConnector: 'volumeConnector',
   destroyVolumeConnector: 'volumeConnector', updateVolumeTarget: 'volumeTarget', destroyVolumeTarget: 'volumeTarget',
   createAllocation: 'any', destroyAllocation: 'allocation', getDriverProperties: 'any',
-  getRaidLogicalDiskProperties: 'any', heartbeat: 'node', getNodeWithToken: 'node',
+  getRaidLogicalDiskProperties: 'any', heartbeat: 'node', getNodeWithToken: 'node', continueInspection: 'node',
   getSupportedIndicators: 'node', getIndicatorState: 'node', setIndicatorState: 'node',
   getNodeVendorPassthruMethods: 'node', vendorPassthru: 'node',
+  getVirtualMedia: 'node', attachVirtualMedia: 'node', detachVirtualMedia: 'node',
 };
 
 export const METHOD_NAMES = Object.keys(METHOD_ROUTES) as MethodName[];

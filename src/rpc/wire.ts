@@ -2,8 +2,7 @@
  * What crosses the broker: call arguments and results as JSON with Dates preserved, and Ironic
  * errors as {kind, code, message} turned back into the same typed classes on the caller's side.
  */
-import * as errors from '../common/errors';
-import { IronicError, withCode } from '../common/errors';
+import { errorClass, IronicError, withCode } from '../common/errors';
 import { asIronicError } from '../db/faults';
 
 const DATE_TAG = '__datetime__';
@@ -38,13 +37,11 @@ export function toFailure(thrown: unknown): WireFailure {
   return { kind: 'IronicException', code: 500, message: err instanceof Error ? err.message : String(err) };
 }
 
-const registry = errors as unknown as Record<string, unknown>;
-
 /** The same Ironic error class with the same message; unknown kinds become a plain IronicError. */
 export function fromFailure(f: WireFailure): Error {
-  const cls = registry[f.kind];
-  if (typeof cls === 'function' && cls.prototype instanceof IronicError) {
-    const err = new (cls as new (m: string) => IronicError)(f.message);
+  const cls = errorClass(f.kind);
+  if (cls) {
+    const err = new cls(f.message);
     return err.code === f.code ? err : withCode(err, f.code);
   }
   return new IronicError(f.message);

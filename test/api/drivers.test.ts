@@ -30,6 +30,11 @@ describe('/v1/drivers and /v1/conductors', () => {
     assert.equal(r.json.default_boot_interface, 'fake');
     assert.ok(r.json.enabled_raid_interfaces.includes('fake'));
     assert.ok(!('default_firmware_interface' in r.json));
+    // The firmware interface (1.86): fake-hardware's choices as enabled for the test conductor.
+    const fw = await s.request('GET', '/v1/drivers/fake-hardware', { version: '1.86' });
+    assert.equal(fw.json.default_firmware_interface, 'fake');
+    assert.deepEqual([...fw.json.enabled_firmware_interfaces].sort(), ['fake', 'no-firmware']);
+    assert.ok(!('default_firmware_interface' in (await s.request('GET', '/v1/drivers/fake-hardware', { version: '1.85' })).json));
     const old = await s.request('GET', '/v1/drivers?detail=True', { version: '1.30' });
     assert.ok(!('default_storage_interface' in old.json.drivers[0]));
     assert.ok('default_deploy_interface' in old.json.drivers[0]);

@@ -127,7 +127,10 @@ describe('/v1/ports', () => {
   it('shows one port and refuses bad identifiers', async () => {
     const r = await s.request('GET', '/v1/ports/a0000000-0000-4000-8000-000000000002?fields=extra', { version: V });
     assert.deepEqual(Object.keys(r.json), ['extra', 'links']);
-    assert.equal(faultOf((await s.request('GET', '/v1/ports/node-1', { version: V })).json), 'Expected UUID for port_uuid: node-1');
+    // Ports are found by name (1.88) at every version; a MAC is neither a UUID nor a name.
+    assert.equal(faultOf((await s.request('GET', '/v1/ports/node-1', { version: V })).json), 'Port node-1 could not be found.');
+    assert.equal(faultOf((await s.request('GET', '/v1/ports/52:54:00:aa:bb:02', { version: V })).json),
+      'Expected UUID or name for port_ident: 52:54:00:aa:bb:02');
     const gone = await s.request('GET', '/v1/ports/a0000000-0000-4000-8000-000000000099', { version: V });
     assert.equal(gone.status, 404);
   });
@@ -143,10 +146,10 @@ describe('/v1/ports', () => {
     const snapshot = JSON.stringify(await s.db.knex('ports').orderBy('id'));
     const refusals: [unknown, number, string][] = [
       [[{ op: 'replace', path: '/internal_info', value: {} }], 400,
-        'Cannot patch /internal_info. Only the following can be updated: address, extra, is_smartnic, local_link_connection, node_uuid, physical_network, portgroup_uuid, pxe_enabled'],
+        'Cannot patch /internal_info. Only the following can be updated: address, extra, is_smartnic, local_link_connection, node_ident, node_uuid, physical_network, portgroup_uuid, pxe_enabled, name'],
       [[{ op: 'replace', path: '/address', value: '52:54:00:aa:bb:01' }], 409, 'A port with MAC address 52:54:00:aa:bb:01 already exists.'],
       [[{ op: 'replace', path: '/address', value: 'zz' }], 400, 'Expected valid MAC address for address: zz'],
-      [[{ op: 'add', path: '/foo', value: 1 }], 400, 'Cannot patch /foo. Only the following can be updated: address, extra, is_smartnic, local_link_connection, node_uuid, physical_network, portgroup_uuid, pxe_enabled'],
+      [[{ op: 'add', path: '/foo', value: 1 }], 400, 'Cannot patch /foo. Only the following can be updated: address, extra, is_smartnic, local_link_connection, node_ident, node_uuid, physical_network, portgroup_uuid, pxe_enabled, name'],
       [[{ op: 'remove', path: '/extra/nokey' }], 400, "Couldn't apply patch '{'op': 'remove', 'path': '/extra/nokey'}'. Reason: can't remove a non-existent object 'nokey'"],
       [[{ op: 'replace', path: '/extra', value: [1] }], 400, "Schema error for patch: [1] is not of type 'object', 'null'"],
       [{ op: 'replace' }, 400, "Schema error for patch: {'op': 'replace'} is not of type 'array'"],

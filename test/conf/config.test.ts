@@ -102,3 +102,12 @@ test('options and groups named after prototype members are unknown options, not 
   ]);
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 });
+
+test('options a group may lack read as null, integers as numbers', () => {
+  const conf = new Config([confFile('[keystone_authtoken]\ntoken_cache_time = 60\nauth_url = http://ks\n')]);
+  assert.equal(conf.intIfKnown('keystone_authtoken', 'token_cache_time'), 60);
+  assert.equal(conf.intIfKnown('json_rpc', 'token_cache_time'), null);
+  assert.equal(conf.optStrIfKnown('keystone_authtoken', 'auth_url'), 'http://ks');
+  assert.equal(conf.optStrIfKnown('json_rpc', 'no_such_option'), null);
+  assert.equal(new Config([confFile('[DEFAULT]\n')]).intIfKnown('keystone_authtoken', 'token_cache_time'), 300);
+});

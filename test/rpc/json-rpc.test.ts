@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { startConductorService, ConductorService } from '../../src/conductor/service';
 import { createConductorClient, serveConductorRpc, ConductorClient, RpcServer } from '../../src/rpc';
 import { RingManager } from '../../src/rpc/ring-manager';
-import { InvalidStateRequested, IronicError, NodeTraitNotFound } from '../../src/common/errors';
+import { InvalidStateRequested, IronicError, NodeNotFound, NodeTraitNotFound, UnsupportedDriverExtension } from '../../src/common/errors';
 import { hashSync } from 'bcrypt';
 import type { Overrides } from '../../src/conf/config';
 import { makeConf, sqliteDb, TempDb } from '../conductor/support';
@@ -111,6 +111,28 @@ test('Ironic errors come back as the same typed classes with their codes', async
     return true;
   });
   await assert.rejects(client.removeNodeTraits(uuid, ['CUSTOM_MISSING']), NodeTraitNotFound);
+});
+
+test('virtual media calls travel as every other method: the list, its typed refusal, attach and detach', async () => {
+  const uuid = randomUUID();
+  await client.createNode({ uuid, driver: 'fake-hardware' });
+  await assert.rejects(client.getVirtualMedia(uuid), (err: unknown) => {
+    assert.ok(err instanceof UnsupportedDriverExtension, String(err));
+    assert.equal((err as IronicError).message,
+      'Driver fake-hardware does not support get_virtual_media (disabled or not implemented).');
+    return true;
+  });
+  await client.attachVirtualMedia(uuid, 'cdrom', 'http://127.0.0.1:9/boot.iso');
+  await assert.rejects(client.attachVirtualMedia(randomUUID(), 'disk', 'http://127.0.0.1:9/d.img'), NodeNotFound);
+  // The attach's worker holds the node for a moment: NodeLocked until it is done.
+  let detached: unknown = 'not tried';
+  for (let i = 0; i < 200 && detached !== 'ok'; i++) {
+    detached = await client.detachVirtualMedia(uuid, ['cdrom']).then(() => 'ok', (err: unknown) => err);
+    if (detached !== 'ok') await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.equal(detached, 'ok');
+  const served = [...calls.values()].filter((log) => log.includes(`detachVirtualMedia:${uuid}`));
+  assert.equal(served.length, 1);
 });
 
 test('the server speaks JSON-RPC 2.0: POST only, parse and request errors, unknown methods, notifications', async () => {

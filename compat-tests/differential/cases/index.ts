@@ -21,8 +21,11 @@ import { portsGroup } from './ports';
 import { portsDeepGroup } from './ports-deep';
 import { provisioningGroup } from './provisioning';
 import { traitsGroup, vifsGroup } from './traits-vifs';
+import { v2025FirmwareVmedia } from './v2025-firmware-vmedia';
 import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
+import { v2025Inspection } from './v2025-inspection';
+import { v2025NodesPortsGroup } from './v2025-nodes-ports';
 import { volumeGroup } from './volume';
 
 // node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
@@ -52,6 +55,9 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   agentEventsGroup,
   nodeFieldsGroup,
   oldVersions,
+  v2025FirmwareVmedia,
+  v2025Inspection,
   edgeCases,
+  v2025NodesPortsGroup,
   errors,
 ];

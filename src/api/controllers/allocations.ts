@@ -16,8 +16,9 @@ import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import { ALLOCATION_PATCH_ALLOWED_FIELDS, ALLOCATION_SCHEMA, ALLOCATION_VALIDATOR } from '../schemas/allocation';
-import { nextArgs, readQuery, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
 import { checkAllowedPatchFields, isTruthy, patchValues, readPatch } from '../schemas/patch';
+import { checkInvalidFields } from '../views/resource-dict';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { allocationDict, allocationView, sanitizeAllocation } from '../views/allocation';
@@ -58,23 +59,19 @@ async function nodeForFilter(ctx: ApiContext, ident: string): Promise<number> {
   }
 }
 
+/** AllocationsController.get_all's signature: its arguments in order, each with its validator. */
+const LIST_ARGS = {
+  node: args.uuidOrName, resource_class: args.string, state: args.string, ...PAGE_ARGS, fields: args.stringList, owner: args.string,
+} as const;
+
 async function listAllocations(ctx: ApiContext): Promise<void> {
   requireAllocations(ctx);
-  const q = readQuery(ctx, ['node', 'resource_class', 'state', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'owner']);
-  const node = args.uuidOrName('node', q.node);
-  const resourceClass = args.string('resource_class', q.resource_class);
-  const state = args.string('state', q.state);
-  const marker = args.uuid('marker', q.marker);
-  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
-  const fields = args.stringList('fields', q.fields);
-  const owner = args.string('owner', q.owner);
+  const { node, resourceClass, state, marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, owner } = readListArgs(ctx, LIST_ARGS);
   checkOwnerField(ctx, fields);
   if (owner !== null && ctx.state.version < V.ALLOCATION_OWNER) throw new NotAcceptable();
   const limit = validateLimit(ctx, rawLimit);
   const sortDir = validateSortDir(rawDir);
-  if (INVALID_SORT_KEYS.includes(sortKey)) {
-    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(sortKey, INVALID_SORT_KEYS);
   const db = ctx.state.deps.db;
   if (marker) await allocationsRepo.get(db, marker);
   const filters: allocationsRepo.AllocationFilters = {};
@@ -89,10 +86,7 @@ async function listAllocations(ctx: ApiContext): Promise<void> {
   const nodes = await nodeUuidsOf(ctx, rows);
   const base = baseUrl(ctx);
   const items = rows.map((a) => allocationDict(base, a, a.node_id !== null ? nodes.get(a.node_id) ?? null : null));
-  if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   ctx.body = collection(ctx, 'allocations', items as { uuid?: unknown }[], {
     limit, resource: 'allocations', nextArgs: nextArgs(sortKey, sortDir, fields, null),
   });

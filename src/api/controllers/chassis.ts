@@ -12,37 +12,33 @@ import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import * as args from '../schemas/args';
 import { CHASSIS_PATCH_ALLOWED_FIELDS, CHASSIS_SCHEMA, CHASSIS_VALIDATOR } from '../schemas/chassis';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
 import { chassisDict, chassisView } from '../views/chassis';
-import { sanitize } from '../views/resource-dict';
+import { sanitize, checkInvalidFields } from '../views/resource-dict';
 
 const DEFAULT_FIELDS = ['uuid', 'description'];
 
+/** ChassisController.get_all's signature (detail() takes the paging ones only). */
+const LIST_ARGS = { ...PAGE_ARGS, fields: args.stringList, detail: args.boolean } as const;
+
 async function listChassis(ctx: ApiContext, detailPath: boolean): Promise<void> {
-  const q = readQuery(ctx, detailPath ? ['marker', 'limit', 'sort_key', 'sort_dir']
-    : ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
-  const marker = args.uuid('marker', q.marker);
-  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
-  let fields = args.stringList('fields', q.fields);
-  const detail = args.boolean('detail', q.detail);
+  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } =
+    readListArgs(ctx, LIST_ARGS, detailPath ? Object.keys(PAGE_ARGS) : undefined);
   if (!detailPath) {
     checkAllowFields(ctx, fields);
-    fields = returnFields(ctx, fields, detail, q.detail, DEFAULT_FIELDS);
+    fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
   }
   const limit = validateLimit(ctx, rawLimit);
   const sortDir = validateSortDir(rawDir);
   const db = ctx.state.deps.db;
   if (marker) await chassisRepo.get(db, marker);
-  if (sortKey === 'extra') throw new InvalidParameterValue('The sort_key value extra is an invalid field for sorting');
+  checkSortKey(sortKey, ['extra']);
   const rows = await chassisRepo.list(db, { limit, marker: marker ?? undefined, sortKey, sortDir });
   const base = baseUrl(ctx);
   const items = rows.map((c) => chassisDict(base, c));
-  if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   ctx.body = collection(ctx, 'chassis', items as { uuid?: unknown }[], {
     limit, resource: detailPath ? 'chassis/detail' : 'chassis', nextArgs: nextArgs(sortKey, sortDir, fields, detail),
   });

@@ -7,12 +7,12 @@ import { applyPage } from '../../db/repositories/paginate';
 import { collection } from '../collection';
 import { baseUrl } from '../links';
 import * as args from '../schemas/args';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { conductorDict, conductorView } from '../views/conductor';
-import { sanitize } from '../views/resource-dict';
+import { sanitize, checkInvalidFields } from '../views/resource-dict';
 
 const DEFAULT_FIELDS = ['hostname', 'conductor_group', 'alive'];
 
@@ -22,32 +22,26 @@ async function conductorRow(ctx: ApiContext, hostname: string): Promise<Record<s
   return row;
 }
 
+/** ConductorsController.get_all's signature: conductors are paged by hostname. */
+const LIST_ARGS = { ...PAGE_ARGS, marker: args.logicalName, fields: args.stringList, detail: args.boolean } as const;
+
 async function listConductors(ctx: ApiContext): Promise<void> {
-  const q = readQuery(ctx, ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
-  const marker = args.logicalName('marker', q.marker);
-  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
-  let fields = args.stringList('fields', q.fields);
-  const detail = args.boolean('detail', q.detail);
+  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readListArgs(ctx, LIST_ARGS);
   if (ctx.state.version < V.CONDUCTORS) throw new NotFound();
   checkAllowFields(ctx, fields);
   checkNodeVersionedFields(ctx.state.version, fields);
   checkNodeVersionedFields(ctx.state.version, [sortKey]);
-  fields = returnFields(ctx, fields, detail, q.detail, DEFAULT_FIELDS);
+  fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
   const limit = validateLimit(ctx, rawLimit);
   const sortDir = validateSortDir(rawDir);
-  if (sortKey === 'alive' || sortKey === 'drivers') {
-    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(sortKey, ['alive', 'drivers']);
   const rawMarker = marker ? await conductorRow(ctx, marker) : null;
   const query = ctx.state.deps.db.knex('conductors').select('conductors.*');
   const rows = await applyPage(query, 'conductors', { limit, sortKey, sortDir }, rawMarker) as Array<Record<string, unknown>>;
   const base = baseUrl(ctx);
   const timeout = ctx.state.deps.conf.int('conductor', 'heartbeat_timeout');
   const items = rows.map((r) => conductorDict(base, decodeRow<ConductorRecord>('conductors', r), timeout));
-  if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   ctx.body = collection(ctx, 'conductors', items as { uuid?: unknown }[], {
     limit, resource: 'conductors', nextArgs: nextArgs(sortKey, sortDir, fields, detail),
     markerOf: (item) => String((item as Record<string, unknown>).hostname),

@@ -12,9 +12,10 @@ import {
   DEPLOY_STEP_SCHEMA, TEMPLATE_PATCH_ALLOWED_FIELDS, TEMPLATE_SCHEMA, TEMPLATE_VALIDATOR,
 } from '../schemas/deploy-template';
 import { schemaErrorMessage } from '../schemas/jsonschema';
-import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
+import { checkInvalidFields } from '../views/resource-dict';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { sanitizeTemplate, templateDict, templateView } from '../views/deploy-template';
@@ -39,21 +40,18 @@ async function getTemplate(ctx: ApiContext, ident: string): Promise<DeployTempla
   return templatesRepo.get(ctx.state.deps.db, ident);
 }
 
+/** DeployTemplatesController.get_all's signature: the marker may be a name. */
+const LIST_ARGS = { ...PAGE_ARGS, marker: args.logicalName, fields: args.stringList, detail: args.boolean } as const;
+
 async function listTemplates(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
-  const q = readQuery(ctx, ['marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
-  const marker = args.logicalName('marker', q.marker);
-  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
-  let fields = args.stringList('fields', q.fields);
-  const detail = args.boolean('detail', q.detail);
+  let { marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail, rawDetail } = readListArgs(ctx, LIST_ARGS);
   checkNodeVersionedFields(ctx.state.version, fields);
   checkNodeVersionedFields(ctx.state.version, [sortKey]);
-  fields = returnFields(ctx, fields, detail, q.detail, DEFAULT_FIELDS);
+  fields = returnFields(ctx, fields, detail, rawDetail, DEFAULT_FIELDS);
   const limit = validateLimit(ctx, rawLimit);
   const sortDir = validateSortDir(rawDir);
-  if (sortKey === 'extra' || sortKey === 'steps') {
-    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(sortKey, ['extra', 'steps']);
   const db = ctx.state.deps.db;
   // get_by_uuid with a name-shaped marker: only an existing uuid is found.
   if (marker && !args.isUuidLike(marker)) throw new DeployTemplateNotFound({ template: marker });
@@ -61,10 +59,7 @@ async function listTemplates(ctx: ApiContext): Promise<void> {
   const rows = await templatesRepo.list(db, { limit, marker: marker ?? undefined, sortKey, sortDir });
   const base = baseUrl(ctx);
   const items = rows.map((t) => templateDict(base, t));
-  if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   ctx.body = collection(ctx, 'deploy_templates', items as { uuid?: unknown }[], {
     limit, resource: 'deploy_templates', nextArgs: nextArgs(sortKey, sortDir, fields, detail),
   });

@@ -4,13 +4,13 @@
  */
 import Router from '@koa/router';
 import {
-  DriverNotFound, Invalid, InvalidParameterValue, NotAcceptable, UnsupportedDriverExtension,
+  DriverNotFound, Invalid, InvalidParameterValue, NotAcceptable, UnsupportedDriverExtension, withCode,
 } from '../../common/errors';
 import type { ConductorHardwareInterfaceRecord } from '../../db/models';
 import * as conductorsRepo from '../../db/repositories/conductors';
 import { baseUrl } from '../links';
 import * as args from '../schemas/args';
-import { readQuery } from '../schemas/list-query';
+import { readListArgs, readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { addPassthruCallRoutes, passthruMethod } from './passthru-method';
 import { V } from '../versions';
@@ -41,10 +41,7 @@ function driverFieldsAllowed(ctx: ApiContext, fields: string[] | null): void {
 const DYNAMIC_VERSION_MESSAGE = `Request not acceptable. The minimal required API version should be 1.${V.DYNAMIC_DRIVERS}`;
 
 async function listDrivers(ctx: ApiContext): Promise<void> {
-  const q = readQuery(ctx, ['type', 'detail', 'fields']);
-  const type = args.string('type', q.type);
-  const detail = args.boolean('detail', q.detail);
-  const fields = args.stringList('fields', q.fields);
+  const { type, detail, fields } = readListArgs(ctx, { type: args.string, detail: args.boolean, fields: args.stringList });
   if (fields && fields.length && detail) {
     throw new InvalidParameterValue('Can not specify ?detail=True and fields in the same request.');
   }
@@ -87,10 +84,6 @@ async function driverProperties(ctx: ApiContext): Promise<void> {
   ctx.body = await ctx.state.deps.conductor.getDriverProperties(name);
 }
 
-class RaidNotSupported extends UnsupportedDriverExtension {
-  override readonly code: number = 404;
-}
-
 async function raidDiskProperties(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const name = ctx.params.name;
@@ -99,7 +92,7 @@ async function raidDiskProperties(ctx: ApiContext): Promise<void> {
   try {
     ctx.body = await ctx.state.deps.conductor.getRaidLogicalDiskProperties(name);
   } catch (err) {
-    if (err instanceof UnsupportedDriverExtension) throw new RaidNotSupported(err.message);
+    if (err instanceof UnsupportedDriverExtension) throw withCode(err, 404);
     throw err;
   }
 }

@@ -12,8 +12,10 @@ import { allocationsRouter } from './allocations';
 import { deployTemplatesRouter } from './deploy-templates';
 import { volumeRouter } from './volume';
 import { ramdiskRouter } from './ramdisk';
+import { continueInspectionRouter } from './continue-inspection';
 import { eventsRouter } from './events';
 import { shardsRouter } from './shards';
+import { inspectionRulesRouter } from './inspection-rules';
 
 export const RESOURCE_ROUTERS: (() => Router<ApiState>)[] = [
   nodeActionsRouter,
@@ -27,6 +29,8 @@ export const RESOURCE_ROUTERS: (() => Router<ApiState>)[] = [
   deployTemplatesRouter,
   volumeRouter,
   ramdiskRouter,
+  continueInspectionRouter,
   eventsRouter,
   shardsRouter,
+  inspectionRulesRouter,
 ];

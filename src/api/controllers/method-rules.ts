@@ -18,6 +18,11 @@ class MethodNotAllowed extends HttpError {
   }
 }
 
+/** The 405 a RestController answers for a path below one of its actions (e.g. /children/{x}). */
+export function methodNotAllowed(allow: readonly string[]): HttpError {
+  return new MethodNotAllowed(allow);
+}
+
 const VERBS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 type Verb = typeof VERBS[number];
 

@@ -4,8 +4,9 @@
  * resolved, then the conductor creates the node (it fills in the default interfaces).
  */
 import { randomUUID } from 'node:crypto';
-import { ChassisNotFound, Invalid, NotAcceptable, inBody } from '../../common/errors';
+import { ChassisNotFound, ClientSideError, Invalid, NotAcceptable, inBody } from '../../common/errors';
 import type { NodeRecord, NodeWithRelations } from '../../db/models';
+import { NODE_INSERT_DEFAULTS } from '../../db/node-field-lists';
 import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
 import { isLogicalNameAt, NODE_RESERVED_WORDS } from '../node-lookup';
@@ -16,7 +17,7 @@ import { V } from '../versions';
 import { disallowedFields, nodeView } from '../views/node';
 import { loadNodeExtras } from '../views/node-extras';
 import { bodyOrEmpty, conductorTopic } from './node-actions/params';
-import { ClientSideError } from './node-errors';
+import { linkedNode } from './node-link';
 
 /** reject_fields_in_newer_versions: a field the version does not know must be absent or empty. */
 function rejectNewerFields(node: Record<string, unknown>, version: number): void {
@@ -78,8 +79,12 @@ export async function createNode(ctx: ApiContext): Promise<void> {
   node.provision_state = ctx.state.version < V.ENROLL_STATE ? 'available' : 'enroll';
   if (!node.resource_class) node.resource_class = ctx.state.deps.conf.optStr('DEFAULT', 'default_resource_class');
   applyProjectScope(ctx, node);
+  // A null for a column with a default (retired, disable_power_off) is stored as that default, as
+  // Ironic's model does; Ironic refuses it for maintenance and console_enabled with a 500.
+  for (const [field, value] of Object.entries(NODE_INSERT_DEFAULTS)) if (node[field] === null) node[field] = value;
   const chassisId = await chassisIdForBody(ctx, node.chassis_uuid);
   delete node.chassis_uuid;
+  if (node.parent_node) node.parent_node = (await linkedNode(ctx, (node.owner ?? null) as string | null, node.parent_node, 'parent_node')).uuid;
   const values = { ...node, chassis_id: chassisId } as Partial<NodeRecord>;
   await conductorTopic(ctx, { uuid: String(values.uuid), driver: values.driver ?? null, conductor_group: values.conductor_group ?? '' }, true);
   const created = await ctx.state.deps.conductor.createNode(values);

@@ -8,14 +8,19 @@ import { InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import { ChassisNotFound, IronicError } from '../../common/errors';
 import { decodeRow } from '../../db/codec';
 import type { NodeTraitRecord } from '../../db/models';
-import { API_FULFILLED_FIELDS, MODEL_ATTRIBUTES, UNSORTABLE_FIELDS } from '../../db/node-field-lists';
+import {
+  API_FULFILLED_FIELDS, MODEL_ATTRIBUTES, NODE_LIST_FILTERS, NodeListFilter, UNSORTABLE_FIELDS,
+} from '../../db/node-field-lists';
 import * as nodesRepo from '../../db/repositories/nodes';
 import type { NodeFilters } from '../../db/repositories/nodes';
 import { collection, collectionBytes } from '../collection';
 import { baseUrl } from '../links';
 import { MACHINE_STATES } from '../machine';
 import * as args from '../schemas/args';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import {
+  checkAllowFields, checkSortKey, ListArgsOf, nextArgs, PAGE_ARGS, readQuery, returnFields, validateListArgs, validateLimit,
+  validateSortDir,
+} from '../schemas/list-query';
 import type { ApiContext } from '../state';
 import { V } from '../versions';
 import { mayRedactNodes } from '../policy/node-redaction';
@@ -28,55 +33,75 @@ const DEFAULT_LIST_FIELDS = ['instance_uuid', 'maintenance', 'power_state', 'pro
 
 const VALID_FAULTS = ['power failure', 'clean failure', 'rescue abort failure'];
 
-const FILTER_ARGS = ['chassis_uuid', 'instance_uuid', 'associated', 'maintenance', 'retired', 'provision_state',
-  'marker', 'limit', 'sort_key', 'sort_dir', 'driver'];
-const LIST_ARGS = [...FILTER_ARGS, 'fields', 'resource_class', 'fault', 'conductor_group', 'detail', 'conductor', 'owner',
-  'description_contains', 'lessee', 'project', 'shard', 'sharded'];
-const DETAIL_ARGS = [...FILTER_ARGS, 'resource_class', 'fault', 'conductor_group', 'conductor', 'owner',
-  'description_contains', 'lessee', 'project', 'shard', 'sharded'];
+const READERS = { uuid: args.uuid, boolean: args.boolean, string: args.string, string_list: args.stringList } as const;
 
-interface ListArgs {
-  chassisUuid: string | null; instanceUuid: string | null; associated: boolean | null; maintenance: boolean | null;
-  retired: boolean | null; provisionState: string | null; marker: string | null; limit: number | null;
-  sortKey: string; sortDir: string; driver: string | null; fields: string[] | null; resourceClass: string | null;
-  fault: string | null; conductorGroup: string | null; detail: boolean | null; rawDetail: string | undefined;
-  conductor: string | null; owner: string | null; descriptionContains: string | null; lessee: string | null;
-  project: string | null; shard: string[] | null; sharded: boolean | null;
+/** The list filters the node fields declare (src/db/node-fields.ts), by query argument. */
+const FILTERS: ReadonlyMap<string, NodeListFilter> = new Map(NODE_LIST_FILTERS.map((f) => [f.arg, f]));
+
+/** get_all's arguments that are not a field's filter. */
+const OWN_ARGS = { ...PAGE_ARGS, fields: args.stringList, detail: args.boolean, project: args.string } as const;
+
+/** get_all's signature: its arguments in order, as args.validate checks them. */
+const SIGNATURE = ['chassis_uuid', 'instance_uuid', 'associated', 'maintenance', 'retired', 'provision_state',
+  'marker', 'limit', 'sort_key', 'sort_dir', 'driver', 'fields', 'resource_class', 'fault', 'conductor_group', 'detail',
+  'conductor', 'owner', 'description_contains', 'lessee', 'project', 'shard', 'sharded', 'include_children', 'parent_node'];
+
+/** The child-node arguments: get_all checks them, detail takes them unchecked (childArgs). */
+const CHILD_ARGS: readonly string[] = ['include_children', 'parent_node'];
+
+type Reader = (name: string, value: unknown) => unknown;
+
+function readerOf(name: string): Reader {
+  const filter = FILTERS.get(name);
+  if (filter) return READERS[filter.read];
+  if (Object.hasOwn(OWN_ARGS, name)) return OWN_ARGS[name as keyof typeof OWN_ARGS];
+  throw new Error(`get_all argument ${name} is neither a node field's filter nor its own`);
+}
+
+/** Each argument with its validator, in the signature's order; every filter must have its place. */
+const READ_ORDER: ReadonlyArray<readonly [string, Reader]> = SIGNATURE.filter((name) => !CHILD_ARGS.includes(name))
+  .map((name) => [name, readerOf(name)] as const);
+for (const arg of FILTERS.keys()) if (!SIGNATURE.includes(arg)) throw new Error(`node filter ${arg} is not in get_all's signature`);
+
+/** detail()'s signature takes neither fields nor detail. */
+const DETAIL_ARGS = SIGNATURE.filter((name) => name !== 'fields' && name !== 'detail');
+
+interface ListArgs extends ListArgsOf<typeof OWN_ARGS> {
+  /** The filters given, by query argument. */
+  filters: ReadonlyMap<string, unknown>;
+  /** Python truthiness of include_children: detail takes it (and parent_node) unchecked, as raw text. */
+  includeChildren: boolean;
+  childArgsGiven: boolean;
+  parentNode: string | null;
+}
+
+/** get_all validates include_children and parent_node; detail passes the query text on as it is. */
+function childArgs(q: Record<string, string | undefined>, detailPath: boolean):
+  Pick<ListArgs, 'includeChildren' | 'childArgsGiven' | 'parentNode'> {
+  const childArgsGiven = q.include_children !== undefined || q.parent_node !== undefined;
+  if (detailPath) return { includeChildren: Boolean(q.include_children), childArgsGiven, parentNode: q.parent_node ?? null };
+  return {
+    includeChildren: args.boolean('include_children', q.include_children) === true,
+    childArgsGiven,
+    parentNode: args.string('parent_node', q.parent_node),
+  };
 }
 
 /** args.validate over the query, in get_all's parameter order. */
-function parseArgs(ctx: ApiContext, accepted: string[], chassisUuid: string | null): ListArgs {
-  const q = readQuery(ctx, accepted);
+function parseArgs(ctx: ApiContext, detailPath: boolean, chassisUuid: string | null): ListArgs {
+  const q = readQuery(ctx, detailPath ? DETAIL_ARGS : SIGNATURE);
   if (chassisUuid !== null && q.chassis_uuid !== undefined) {
     // Python's TypeError (a 500) in Ironic: the path already names the chassis.
     throw new InvalidParameterValue('chassis_uuid cannot be given as a query argument: the path names the chassis');
   }
-  return {
-    chassisUuid: args.uuid('chassis_uuid', chassisUuid ?? q.chassis_uuid),
-    instanceUuid: args.uuid('instance_uuid', q.instance_uuid),
-    associated: args.boolean('associated', q.associated),
-    maintenance: args.boolean('maintenance', q.maintenance),
-    retired: args.boolean('retired', q.retired),
-    provisionState: args.string('provision_state', q.provision_state),
-    marker: args.uuid('marker', q.marker),
-    limit: args.integer('limit', q.limit),
-    sortKey: args.string('sort_key', q.sort_key) ?? 'id',
-    sortDir: args.string('sort_dir', q.sort_dir) ?? 'asc',
-    driver: args.string('driver', q.driver),
-    fields: args.stringList('fields', q.fields),
-    resourceClass: args.string('resource_class', q.resource_class),
-    fault: args.string('fault', q.fault),
-    conductorGroup: args.string('conductor_group', q.conductor_group),
-    detail: args.boolean('detail', q.detail),
-    rawDetail: q.detail,
-    conductor: args.string('conductor', q.conductor),
-    owner: args.string('owner', q.owner),
-    descriptionContains: args.string('description_contains', q.description_contains),
-    lessee: args.string('lessee', q.lessee),
-    project: args.string('project', q.project),
-    shard: args.stringList('shard', q.shard),
-    sharded: args.boolean('sharded', q.sharded),
-  };
+  const given: Record<string, string | undefined> = { ...q, chassis_uuid: chassisUuid ?? q.chassis_uuid };
+  const filters = new Map<string, unknown>();
+  for (const [name, read] of READ_ORDER) {
+    const value = read(name, given[name]);
+    if (value !== null && FILTERS.has(name)) filters.set(name, value);
+  }
+  // The own arguments passed above; read again for their types.
+  return { ...validateListArgs(given, OWN_ARGS), filters, ...childArgs(q, detailPath) };
 }
 
 function minimal(min: number): IronicError {
@@ -89,41 +114,48 @@ export function checkAllowedNodeFields(version: number, fields: readonly string[
   for (const field of disallowedFields(version)) if (fields.includes(field)) throw new NotAcceptable();
 }
 
+/** The values a filter accepts, checked once its microversion is. */
+const VALUE_CHECKS: ReadonlyMap<string, (value: string) => void> = new Map([
+  ['provision_state', (state: string) => {
+    if (!MACHINE_STATES.includes(state)) throw new InvalidParameterValue(`Provision state "${state}" is not valid`);
+  }],
+  ['fault', (fault: string) => {
+    if (!VALID_FAULTS.includes(fault)) {
+      throw new InvalidParameterValue(`Unrecognized fault "${fault}" is specified, allowed faults are ` +
+        `('power failure', 'clean failure', 'rescue abort failure')`);
+    }
+  }],
+]);
+
+/** The filters with a microversion, in the order Ironic's check_allow_* calls come: the order they were added in. */
+const GATED = NODE_LIST_FILTERS.filter((f): f is NodeListFilter & { since: number } => f.since !== undefined)
+  .sort((a, b) => a.since - b.since);
+
+/** NodesController.detail checks these after sort_key. */
+const CHECKED_LATE_ON_DETAIL: ReadonlySet<string> = new Set(['conductor', 'shard', 'sharded']);
+
+function checkGates(version: number, a: ListArgs, keep: (f: NodeListFilter) => boolean): void {
+  for (const f of GATED) {
+    const value = a.filters.get(f.arg);
+    if (value === undefined || !keep(f)) continue;
+    if (version < f.since) throw f.bare406 ? new NotAcceptable() : minimal(f.since);
+    VALUE_CHECKS.get(f.arg)?.(value as string);
+  }
+}
+
 function checkFilterVersions(ctx: ApiContext, a: ListArgs, detailPath: boolean): void {
   const v = ctx.state.version;
   if (!detailPath) {
     checkAllowFields(ctx, a.fields);
     checkAllowedNodeFields(v, a.fields);
     checkAllowedNodeFields(v, [a.sortKey]);
+    checkGates(v, a, () => true);
+    if (a.childArgsGiven && v < V.PARENT_CHILD_NODES) throw minimal(V.PARENT_CHILD_NODES);
+    return;
   }
-  if (a.provisionState !== null) {
-    if (v < V.PROVISION_STATE_FILTER) throw new NotAcceptable();
-    if (!MACHINE_STATES.includes(a.provisionState)) {
-      throw new InvalidParameterValue(`Provision state "${a.provisionState}" is not valid`);
-    }
-  }
-  if (a.driver !== null && v < V.DRIVER_FILTER) throw minimal(V.DRIVER_FILTER);
-  if (a.resourceClass !== null && v < V.RESOURCE_CLASS) throw minimal(V.RESOURCE_CLASS);
-  if (a.fault !== null) {
-    if (v < V.FAULT) throw minimal(V.FAULT);
-    if (!VALID_FAULTS.includes(a.fault)) {
-      throw new InvalidParameterValue(`Unrecognized fault "${a.fault}" is specified, allowed faults are ` +
-        `('power failure', 'clean failure', 'rescue abort failure')`);
-    }
-  }
-  if (a.conductorGroup !== null && v < V.CONDUCTOR_GROUP) throw minimal(V.CONDUCTOR_GROUP);
-  if (detailPath) {
-    if (a.owner !== null && v < V.OWNER) throw minimal(V.OWNER);
-    if (a.lessee !== null && v < V.LESSEE) throw minimal(V.LESSEE);
-    checkAllowedNodeFields(v, [a.sortKey]);
-  }
-  if (a.conductor !== null && v < V.CONDUCTORS) throw minimal(V.CONDUCTORS);
-  if (!detailPath) {
-    if (a.owner !== null && v < V.OWNER) throw minimal(V.OWNER);
-    if (a.lessee !== null && v < V.LESSEE) throw minimal(V.LESSEE);
-  }
-  if (a.shard !== null && v < V.SHARDS) throw minimal(V.SHARDS);
-  if (a.sharded !== null && v < V.SHARDS) throw minimal(V.SHARDS);
+  checkGates(v, a, (f) => !CHECKED_LATE_ON_DETAIL.has(f.arg));
+  checkAllowedNodeFields(v, [a.sortKey]);
+  checkGates(v, a, (f) => CHECKED_LATE_ON_DETAIL.has(f.arg));
 }
 
 async function chassisIdFor(ctx: ApiContext, chassisUuid: string): Promise<number> {
@@ -133,27 +165,23 @@ async function chassisIdFor(ctx: ApiContext, chassisUuid: string): Promise<numbe
   return Number(row.id);
 }
 
+/** The repository's filters: the fields' own, the chassis by id, the project; `conductor` is applied to the page. */
 async function buildFilters(ctx: ApiContext, a: ListArgs): Promise<NodeFilters> {
-  const f: NodeFilters = {};
-  if (a.maintenance !== null) f.maintenance = a.maintenance;
-  if (a.chassisUuid !== null) f.chassis_id = await chassisIdFor(ctx, a.chassisUuid);
-  if (a.associated !== null) f.associated = a.associated;
-  if (a.provisionState !== null) f.provision_state = a.provisionState;
-  if (a.driver !== null) f.driver = a.driver;
-  if (a.resourceClass !== null) f.resource_class = a.resourceClass;
-  if (a.fault !== null) f.fault = a.fault;
-  if (a.conductorGroup !== null) f.conductor_group = a.conductorGroup;
-  if (a.owner !== null) f.owner = a.owner;
-  if (a.lessee !== null) f.lessee = a.lessee;
-  if (a.shard !== null) f.shard_in = a.shard;
+  const f: Record<string, unknown> = {};
+  for (const [arg, value] of a.filters) {
+    const filter = FILTERS.get(arg);
+    if (arg === 'chassis_uuid') f.chassis_id = await chassisIdFor(ctx, value as string);
+    else if (filter && !filter.computed) f[filter.key] = value;
+  }
   if (a.project !== null) f.project = a.project;
-  if (a.descriptionContains !== null) f.description_contains = a.descriptionContains;
-  if (a.retired !== null) f.retired = a.retired;
-  if (a.instanceUuid !== null) f.instance_uuid = a.instanceUuid;
-  if (a.sharded !== null) f.sharded = a.sharded;
+  // At every version a list shows only nodes without a parent, unless children are asked for.
+  if (!a.includeChildren) {
+    if (a.parentNode !== null) f.parent_node = a.parentNode;
+    else f.include_children = false;
+  }
   // A caller limited by policy to its project sees the nodes it owns or leases.
   Object.assign(f, listScope(ctx.state.auth));
-  return f;
+  return f as NodeFilters;
 }
 
 const COMPUTED_FIELDS: ReadonlySet<string> = new Set(API_FULFILLED_FIELDS);
@@ -179,14 +207,12 @@ interface NodeListParent {
 
 /** The handler behind every node list route; `detailPath` for the /detail variants. */
 export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, detailPath = false): Promise<void> {
-  const a = parseArgs(ctx, detailPath ? DETAIL_ARGS : LIST_ARGS, parent.chassisUuid ?? null);
+  const a = parseArgs(ctx, detailPath, parent.chassisUuid ?? null);
   checkFilterVersions(ctx, a, detailPath);
   const fields = detailPath ? null : returnFields(ctx, a.fields, a.detail, a.rawDetail, DEFAULT_LIST_FIELDS);
   const limit = validateLimit(ctx, a.limit);
   const sortDir = validateSortDir(a.sortDir);
-  if (UNSORTABLE_FIELDS.includes(a.sortKey)) {
-    throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(a.sortKey, UNSORTABLE_FIELDS);
   if (a.marker !== null) await nodesRepo.ensureExists(ctx.state.deps.db, a.marker);
   const filters = await buildFilters(ctx, a);
   checkModelFields(fields);
@@ -197,16 +223,16 @@ export async function listNodes(ctx: ApiContext, parent: NodeListParent = {}, de
   });
   let rows: NodeRow[] = page.rows;
   let refs = nodeRefs(page.columns, rows);
-  if (a.conductor !== null) [rows, refs] = await filterByConductor(ctx, rows, refs, a.conductor);
+  const conductor = a.filters.get('conductor');
+  if (typeof conductor === 'string') [rows, refs] = await filterByConductor(ctx, rows, refs, conductor);
   const extras = await loadNodeExtras(ctx, refs, fields);
   const opts = { base: baseUrl(ctx), version: ctx.state.version, fields };
   const extra: [string, string][] = [];
-  if (a.associated) extra.push(['associated', 'True']);
-  if (a.maintenance) extra.push(['maintenance', 'True']);
-  if (a.retired) extra.push(['retired', 'True']);
+  // _get_nodes_collection repeats these in next links, when true.
+  for (const arg of ['associated', 'maintenance', 'retired']) if (a.filters.get(arg) === true) extra.push([arg, 'True']);
   const links = {
     // instance_uuid is unique: Ironic never offers a next page for it.
-    limit: a.instanceUuid ? 0 : limit,
+    limit: a.filters.has('instance_uuid') ? 0 : limit,
     resource: detailPath ? 'nodes/detail' : 'nodes',
     nextArgs: nextArgs(a.sortKey, sortDir, fields, a.detail, extra),
   };

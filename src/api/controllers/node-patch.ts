@@ -3,14 +3,14 @@
  * paths checked before the node is loaded, then Ironic's state rules, the patch applied to the
  * node's dict, the result re-validated, and only the changed fields sent to the conductor.
  */
-import { Invalid, InvalidParameterValue, NotAcceptable } from '../../common/errors';
+import { ClientSideError, Invalid, InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import { UPDATE_ALLOWED_STATES } from '../../common/states';
 import type { NodeRecord } from '../../db/models';
 import { DICT_FIELDS, OBJECT_FIELDS, PATCH_ALLOWED_FIELDS } from '../../db/node-field-lists';
 import * as nodesRepo from '../../db/repositories/nodes';
 import { applyJsonPatch, PatchOp } from '../jsonpatch';
 import { baseUrl } from '../links';
-import { getNodeByIdent, NodeRecord as LoadedNode } from '../node-lookup';
+import { getNodeByPathIdent, NodeRecord as LoadedNode } from '../node-lookup';
 import * as args from '../schemas/args';
 import { NODE_DESCRIPTION_MAX_LENGTH, NODE_PATCH_RESULT_SCHEMA, validateNodeBody } from '../schemas/node';
 import { bestMatch, iterErrors } from '../schemas/jsonschema';
@@ -23,7 +23,7 @@ import { nodeEchoMask } from '../views/node-masking';
 import { disallowedFields, nodeView } from '../views/node';
 import { hostOfTopic, loadNodeExtras } from '../views/node-extras';
 import { chassisIdForBody, checkNamesAcceptable } from './node-create';
-import { ClientSideError } from './node-errors';
+import { patchedLinkedNode } from './node-link';
 import { bodyOrEmpty, conductorTopic } from './node-actions/params';
 
 function validatePatch(ctx: ApiContext, patch: PatchOp[], resetInterfaces: boolean | null): void {
@@ -119,13 +119,15 @@ export async function patchNode(ctx: ApiContext, ident: string): Promise<void> {
   const patch = readPatch(bodyOrEmpty(ctx));
   if (resetInterfaces !== null && ctx.state.version < V.RESET_INTERFACES) throw new NotAcceptable();
   validatePatch(ctx, patch, resetInterfaces);
-  const node = await getNodeByIdent(ctx, ident);
+  const node = await getNodeByPathIdent(ctx, ident);
+  const parent = await patchedLinkedNode(ctx, node, patch, 'parent_node');
   await checkNodeState(ctx, node, patch, ident);
   const names = patchValues(patch, '/name');
   if (names.length > 0) {
     checkNamesAcceptable(ctx, names, (name) => `Node ${ident}: Cannot change name to invalid name '${name}'`);
   }
   const doc = applyJsonPatch(asDict(node, await chassisUuidOf(ctx, node.chassis_id)), patch, nodeEchoMask);
+  if (parent !== null) doc.parent_node = parent.uuid;
   const schemaFields = NODE_PATCH_RESULT_SCHEMA.properties ?? {};
   for (const key of Object.keys(doc)) if (!Object.hasOwn(schemaFields, key)) delete doc[key];
   const patched = validateNodeBody('patch', doc, NODE_PATCH_RESULT_SCHEMA);

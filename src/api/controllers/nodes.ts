@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import { InvalidParameterValue, InvalidUuidOrName, NodeNotFound, NotAcceptable, NotFound, OperationNotPermitted } from '../../common/errors';
 import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
-import { checkPathIdent, getNodeByIdent } from '../node-lookup';
+import { checkPathIdent, getNodeByIdent, getNodeByPathIdent } from '../node-lookup';
 import * as args from '../schemas/args';
 import { checkAllowFields, readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
@@ -18,12 +18,13 @@ import { conductorTopic } from './node-actions/params';
 import { createNode } from './node-create';
 import { checkAllowedNodeFields, listNodes } from './node-list';
 import { patchNode } from './node-patch';
+import { methodNotAllowed } from './method-rules';
 import { validationView } from '../views/validation';
 
-async function showNode(ctx: ApiContext, ident: string): Promise<void> {
-  const q = readQuery(ctx, ['fields']);
-  const fields = args.stringList('fields', q.fields);
-  const node = await getNodeByIdent(ctx, ident);
+async function showNode(ctx: ApiContext, ident: string, pathFields?: string): Promise<void> {
+  const q = readQuery(ctx, pathFields === undefined ? ['fields'] : []);
+  const fields = args.stringList('fields', pathFields ?? q.fields);
+  const node = await getNodeByPathIdent(ctx, ident);
   checkAllowFields(ctx, fields);
   checkAllowedNodeFields(ctx.state.version, fields);
   const needExtras = await loadNodeExtras(ctx, [node], fields);
@@ -32,7 +33,7 @@ async function showNode(ctx: ApiContext, ident: string): Promise<void> {
 
 async function deleteNode(ctx: ApiContext, ident: string): Promise<void> {
   readQuery(ctx, []);
-  const node = await getNodeByIdent(ctx, ident);
+  const node = await getNodeByPathIdent(ctx, ident);
   await conductorTopic(ctx, node, true);
   await ctx.state.deps.conductor.destroyNode(node.uuid);
   ctx.status = 204;
@@ -62,6 +63,21 @@ function withIdent(handler: (ctx: ApiContext, ident: string) => Promise<void>) {
   };
 }
 
+/** GET /v1/nodes/{node}/{fields}: pecan hands a further path segment to get_one as its `fields`. */
+async function showNodeFieldsInPath(ctx: ApiContext & { params: Record<string, string> }): Promise<void> {
+  checkPathIdent(ctx.params.node_ident);
+  await showNode(ctx, ctx.params.node_ident, ctx.params.fields);
+}
+
+/**
+ * GET /v1/nodes/{x}/detail: pecan calls detail with x as its chassis_uuid, and detail then refuses
+ * any path but /v1/nodes/detail.
+ */
+function detailBelowNode(ctx: ApiContext & { params: Record<string, string> }): void {
+  args.uuid('chassis_uuid', ctx.params.node_ident);
+  throw new NotFound();
+}
+
 function chassisList(detail: boolean) {
   return async (ctx: ApiContext & { params: Record<string, string> }): Promise<void> => {
     await listNodes(ctx, { chassisUuid: ctx.params.chassis_uuid }, detail);
@@ -84,6 +100,10 @@ export function nodesRouter(): Router<ApiState> {
   // A node's ports and portgroups are listed, never shown one by one there.
   router.get('/v1/nodes/:node_ident/ports/:port_ident', () => { throw new OperationNotPermitted(); });
   router.get('/v1/nodes/:node_ident/portgroups/:portgroup_ident', () => { throw new OperationNotPermitted(); });
+  router.get('/v1/nodes/:node_ident/detail', detailBelowNode);
+  // NodeManagementController has no get of its own.
+  router.get('/v1/nodes/:node_ident/management', () => { throw methodNotAllowed([]); });
+  router.get('/v1/nodes/:node_ident/:fields', showNodeFieldsInPath);
   // Any other GET below a node is routing's plain 404, not a 405 from the DELETE catch-all above.
   router.get('/v1/nodes/:node_ident/*rest', () => undefined);
   router.delete('/v1/nodes', () => { throw new InvalidParameterValue('Missing mandatory parameter: node_ident'); });

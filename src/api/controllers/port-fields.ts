@@ -21,5 +21,8 @@ export function checkAllowedPortFields(ctx: ApiContext, fields: Iterable<string>
   if (!(Symbol.iterator in Object(fields))) {
     const llc = (fields as Record<string, unknown>).local_link_connection;
     if (llc && typeof llc === 'object' && 'network_type' in llc && v < V.LOCAL_LINK_NETWORK_TYPE) throw new NotAcceptable();
+    // Only this key is checked: the schema already wants the other one with it.
+    if (llc && typeof llc === 'object' && Object.hasOwn(llc, 'vtep-logical-switch') && v < V.OVN_VTEP) throw new NotAcceptable();
   }
+  if (names.has('name') && v < V.PORT_NAME) throw new NotAcceptable();
 }

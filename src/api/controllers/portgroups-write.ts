@@ -1,13 +1,13 @@
 /** Portgroup create/update/delete (portgroup.py post/patch/delete), writes through the conductor. */
 import { randomUUID } from 'node:crypto';
 import {
-  Conflict, defineError, InvalidParameterValue, NotAcceptable } from '../../common/errors';
+  Conflict, ObjectFieldError, InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import type { NodeRecord, PortgroupRecord } from '../../db/models';
 import * as nodesRepo from '../../db/repositories/nodes';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { getNodeForBodyUuid } from '../node-lookup';
-import { authorizeNodeLink } from '../node-link';
+import { patchedLinkedNode } from './node-link';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import { readQuery } from '../schemas/list-query';
@@ -18,9 +18,6 @@ import { V } from '../versions';
 import { portgroupView } from '../views/portgroup';
 import { getPortgroupByIdent } from './portgroup-lookup';
 import { requirePortgroups } from './portgroup-fields';
-
-/** Ironic's Portgroup object refuses None here, surfacing as a 500: a 400 here. */
-const ObjectFieldError = defineError('ValueError', 400, 'Field cannot be None');
 
 async function respond(ctx: ApiContext, pg: PortgroupRecord): Promise<void> {
   const nodes = await nodeUuidsOf(ctx, [pg]);
@@ -96,8 +93,7 @@ export async function patchPortgroup(ctx: ApiContext): Promise<void> {
       throw new InvalidParameterValue(`Portgroup ${ident}: Cannot change name to invalid name '${args.pyStr(name)}'`);
     }
   }
-  const linked = patchValues(patch, '/node_uuid');
-  if (linked.length > 0) node = await authorizeNodeLink(ctx, node, linked[0], 'node_uuid');
+  node = (await patchedLinkedNode(ctx, node, patch, 'node_uuid')) ?? node;
   const doc = applyJsonPatch(patchDocument(pg, node.uuid), patch);
   doc.node_uuid = node.uuid;
   if (!('mode' in doc)) throw new InvalidParameterValue("'mode' is a mandatory attribute and can not be removed");

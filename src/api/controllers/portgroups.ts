@@ -13,11 +13,11 @@ import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
-import { nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import { nextArgs, PAGE_ARGS, readListArgs, readQuery, returnFields, validateLimit, validateSortDir, checkSortKey } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { portgroupDict, portgroupView } from '../views/portgroup';
-import { sanitize } from '../views/resource-dict';
+import { sanitize, checkInvalidFields } from '../views/resource-dict';
 import { getPortgroupByIdent } from './portgroup-lookup';
 import { createPortgroup, deletePortgroup, patchPortgroup } from './portgroups-write';
 import { listPorts } from './ports';
@@ -26,30 +26,14 @@ import { checkAllowedPortgroupFields, requirePortgroups } from './portgroup-fiel
 const DEFAULT_FIELDS = ['uuid', 'address', 'name'];
 const INVALID_SORT_KEYS = ['extra', 'internal_info', 'properties'];
 
-interface ListArgs {
-  node: string | null; address: string | null; marker: string | null; limit: number | null; sortKey: string;
-  sortDir: string; fields: string[] | null; detail: boolean | null; rawDetail: string | undefined;
-}
-
-function parseListArgs(ctx: ApiContext, detailPath: boolean): ListArgs {
-  const q = readQuery(ctx, detailPath ? ['node', 'address', 'marker', 'limit', 'sort_key', 'sort_dir']
-    : ['node', 'address', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
-  return {
-    node: args.uuidOrName('node', q.node),
-    address: args.macAddress('address', q.address),
-    marker: args.uuid('marker', q.marker),
-    limit: args.integer('limit', q.limit),
-    sortKey: args.string('sort_key', q.sort_key) ?? 'id',
-    sortDir: args.string('sort_dir', q.sort_dir) ?? 'asc',
-    fields: args.stringList('fields', q.fields),
-    detail: args.boolean('detail', q.detail),
-    rawDetail: q.detail,
-  };
-}
+/** PortgroupsController.get_all's signature: its arguments in order, each with its validator. */
+const LIST_ARGS = { node: args.uuidOrName, address: args.macAddress, ...PAGE_ARGS, fields: args.stringList, detail: args.boolean } as const;
+/** detail()'s signature takes neither fields nor detail. */
+const DETAIL_ARGS = Object.keys(LIST_ARGS).filter((name) => name !== 'fields' && name !== 'detail');
 
 /** GET /v1/portgroups[/detail], or a node's portgroups when `parentNode` is given. */
 export async function listPortgroups(ctx: ApiContext, parentNode: string | null = null, detailPath = false): Promise<void> {
-  const a = parseListArgs(ctx, detailPath);
+  const a = readListArgs(ctx, LIST_ARGS, detailPath ? DETAIL_ARGS : undefined);
   requirePortgroups(ctx);
   if (parentNode) {
     // check_port_list_policy looks the parent up by UUID only and reports a miss as a portgroup miss.
@@ -65,9 +49,7 @@ export async function listPortgroups(ctx: ApiContext, parentNode: string | null 
   const sortDir = validateSortDir(a.sortDir);
   const db = ctx.state.deps.db;
   if (a.marker) await portgroupsRepo.get(db, a.marker);
-  if (INVALID_SORT_KEYS.includes(a.sortKey)) {
-    throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(a.sortKey, INVALID_SORT_KEYS);
   const page = { limit, marker: a.marker ?? undefined, sortKey: a.sortKey, sortDir };
   let groups: PortgroupRecord[];
   if (a.node) {
@@ -84,20 +66,19 @@ export async function listPortgroups(ctx: ApiContext, parentNode: string | null 
   const base = baseUrl(ctx);
   const nodes = await nodeUuidsOf(ctx, groups);
   const items = groups.map((pg) => portgroupDict(base, pg, pg.node_id !== null ? nodes.get(pg.node_id) ?? null : null));
-  if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   ctx.body = collection(ctx, 'portgroups', items as { uuid?: unknown }[], {
     limit, resource: detailPath ? 'portgroups/detail' : 'portgroups', nextArgs: nextArgs(a.sortKey, sortDir, fields, a.detail),
   });
   for (const item of items) sanitize(item, fields);
 }
 
+/** GET /v1/portgroups/{portgroup}[/{fields}]: pecan hands a further path segment to get_one as its `fields`. */
 async function showPortgroup(ctx: ApiContext): Promise<void> {
-  const q = readQuery(ctx, ['fields']);
+  const pathFields = ctx.params.fields as string | undefined;
+  const q = readQuery(ctx, pathFields === undefined ? ['fields'] : []);
   const ident = args.uuidOrName('portgroup_ident', ctx.params.ident)!;
-  const fields = args.stringList('fields', q.fields);
+  const fields = args.stringList('fields', pathFields ?? q.fields);
   requirePortgroups(ctx);
   const pg = await getPortgroupByIdent(ctx, ident);
   checkAllowedPortgroupFields(ctx, fields);
@@ -135,6 +116,7 @@ export function portgroupsRouter(): Router<ApiState> {
   router.get('/v1/portgroups/:ident/detail', lookupGuard, () => { throw new HTTPNotFound(); });
   router.get('/v1/portgroups/:ident/ports', lookupGuard, portsOfPortgroup(false));
   router.get('/v1/portgroups/:ident/ports/detail', lookupGuard, portsOfPortgroup(true));
+  router.get('/v1/portgroups/:ident/:fields', lookupGuard, showPortgroup);
   router.post('/v1/portgroups', createPortgroup);
   router.patch('/v1/portgroups/:ident', lookupGuard, patchPortgroup);
   router.delete('/v1/portgroups/:ident', lookupGuard, deletePortgroup);

@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  Conflict, defineError, Invalid, InvalidParameterValue, PortgroupNotFound, inBody } from '../../common/errors';
+  Conflict, defineError, ObjectFieldError, Invalid, InvalidIdentity, InvalidParameterValue, NodeNotFound, NotAcceptable, PortgroupNotFound, inBody,
+} from '../../common/errors';
 import type { NodeRecord, PortRecord, PortgroupRecord } from '../../db/models';
 import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
@@ -12,18 +13,19 @@ import * as portgroupsRepo from '../../db/repositories/portgroups';
 import * as portsRepo from '../../db/repositories/ports';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
-import { getNodeForBodyUuid } from '../node-lookup';
-import { authorizeNodeLink } from '../node-link';
+import { getNodeByIdent } from '../node-lookup';
 import { portRefsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import { readQuery } from '../schemas/list-query';
-import { checkAllowedPatchFields, isPathUpdated, patchValues, readPatch, touchedFields } from '../schemas/patch';
+import { checkAllowedPatchFields, isPathUpdated, readPatch, touchedFields } from '../schemas/patch';
 import { PORT_PATCH_ALLOWED_FIELDS, PORT_SCHEMA, PORT_VALIDATOR } from '../schemas/port';
 import { LOCAL_LINK_SMART_NIC_VALIDATOR } from '../schemas/local-link';
 import type { ApiContext } from '../state';
 import { V } from '../versions';
 import { portView } from '../views/port';
 import { checkAllowedPortFields } from './port-fields';
+import { getPortByIdent } from './port-lookup';
+import { patchedLinkedNode } from './node-link';
 
 /** A 404 re-raised as 400 because the missing thing was named in the request body. */
 
@@ -39,6 +41,20 @@ async function portgroupByUuidInBody(ctx: ApiContext, uuid: string): Promise<Por
   }
 }
 
+/**
+ * The node a new port belongs to: node_ident (UUID or name, 1.94) or node_uuid. A missing node is
+ * reported as Ironic reports it, naming node_uuid (so "None" when the node was named by node_ident).
+ */
+async function nodeForNewPort(ctx: ApiContext, port: Record<string, unknown>): Promise<NodeRecord> {
+  const ident = (port.node_ident || port.node_uuid) as string;
+  try {
+    return await getNodeByIdent(ctx, ident);
+  } catch (err) {
+    if (err instanceof NodeNotFound) throw inBody(new NodeNotFound({ node: port.node_uuid ?? null }));
+    throw err;
+  }
+}
+
 async function respondWithPort(ctx: ApiContext, port: PortRecord): Promise<void> {
   const refs = (await portRefsOf(ctx, [port]))(port);
   ctx.body = portView(baseUrl(ctx), port, refs, ctx.state.version, null);
@@ -48,7 +64,8 @@ export async function createPort(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const body = ctx.state.body === undefined ? {} : ctx.state.body;
   const port = args.requiredBody('port', PORT_VALIDATOR('port', body) as Record<string, unknown> | null);
-  const node = await getNodeForBodyUuid(ctx, port.node_uuid as string);
+  if (port.node_ident && ctx.state.version < V.PORT_CREATE_WITH_NODE_NAME) throw new NotAcceptable();
+  const node = await nodeForNewPort(ctx, port);
   checkAllowedPortFields(ctx, port);
   let portgroup: PortgroupRecord | null = null;
   if (port.portgroup_uuid) {
@@ -80,14 +97,14 @@ export async function createPort(ctx: ApiContext): Promise<void> {
     pxe_enabled: (port.pxe_enabled as boolean | null | undefined) ?? true,
     physical_network: (port.physical_network as string | null | undefined) ?? null,
     is_smartnic: (port.is_smartnic as boolean | null | undefined) ?? false,
+    name: (port.name as string | null | undefined) ?? null,
   });
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/ports/${created.uuid}`);
   await respondWithPort(ctx, created);
 }
 
-/** Ironic's Port object refuses None for its one non-nullable field, surfacing as a 500: a 400 here. */
-const ObjectFieldError = defineError('ValueError', 400, 'Field cannot be None');
+/** Ironic's Port object refuses None for its one non-nullable field (ObjectFieldError). */
 function notNullable(field: string): Error {
   return new ObjectFieldError(`Field \`${field}' cannot be None`);
 }
@@ -98,6 +115,7 @@ function patchDocument(port: PortRecord, nodeUuid: string, portgroupUuid: string
     created_at: port.created_at, updated_at: port.updated_at, id: port.id, uuid: port.uuid, address: port.address,
     extra: port.extra, local_link_connection: port.local_link_connection, pxe_enabled: port.pxe_enabled,
     internal_info: port.internal_info, physical_network: port.physical_network, is_smartnic: port.is_smartnic,
+    name: port.name,
   };
   doc.node_uuid = nodeUuid;
   doc.portgroup_uuid = portgroupUuid;
@@ -107,7 +125,8 @@ function patchDocument(port: PortRecord, nodeUuid: string, portgroupUuid: string
 /** Values of the schema's fields that differ from the stored port (patch_update_changed_fields). */
 function changedFields(port: PortRecord, doc: Record<string, unknown>, nodeId: number, portgroupId: number | null): Partial<PortRecord> {
   const changes: Record<string, unknown> = {};
-  for (const field of ['address', 'extra', 'is_smartnic', 'local_link_connection', 'physical_network', 'pxe_enabled', 'uuid']) {
+  for (const field of ['address', 'extra', 'is_smartnic', 'local_link_connection', 'physical_network', 'pxe_enabled', 'uuid',
+    'name']) {
     const value: unknown = doc[field] ?? null;
     if (value === null && field === 'pxe_enabled') throw notNullable(field);
     if (JSON.stringify(value) !== JSON.stringify((port as unknown as Record<string, unknown>)[field])) changes[field] = value;
@@ -119,18 +138,18 @@ function changedFields(port: PortRecord, doc: Record<string, unknown>, nodeId: n
 
 export async function patchPort(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
-  const uuid = args.uuid('port_uuid', ctx.params.port_uuid)!;
+  args.uuidOrName('port_ident', ctx.params.port_uuid);
   const patch = readPatch(ctx.state.body);
   checkAllowedPatchFields(patch, PORT_PATCH_ALLOWED_FIELDS);
   checkAllowedPortFields(ctx, touchedFields(patch, ['pxe_enabled', 'local_link_connection', 'portgroup_uuid',
     'physical_network', 'is_smartnic', 'local_link_connection/network_type']));
   const db = ctx.state.deps.db;
-  const port = await portsRepo.get(db, uuid);
-  let node: NodeRecord = await nodesRepo.get(db, port.node_id ?? -1);
+  const port = await getPortByIdent(ctx, ctx.params.port_uuid);
+  const current: NodeRecord = await nodesRepo.get(db, port.node_id ?? -1);
   let portgroup = port.portgroup_id !== null ? await portgroupsRepo.get(db, port.portgroup_id) : null;
-  const linked = patchValues(patch, '/node_uuid');
-  if (linked.length > 0) node = await authorizeNodeLink(ctx, node, linked[0], 'node_uuid');
-  const doc = applyJsonPatch(patchDocument(port, node.uuid, portgroup ? portgroup.uuid : null), patch);
+  // A new node_uuid (UUID or name) must be a node the caller sees with the current node's owner.
+  const node = await patchedLinkedNode(ctx, current, patch, 'node_uuid') ?? current;
+  const doc = applyJsonPatch(patchDocument(port, current.uuid, portgroup ? portgroup.uuid : null), patch);
   doc.node_uuid = node.uuid;
   if (isPathUpdated(patch, '/portgroup_uuid')) {
     portgroup = doc.portgroup_uuid ? await portgroupByUuidInBody(ctx, String(doc.portgroup_uuid)) : null;

@@ -13,11 +13,16 @@ import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { portRefsOf } from '../port-refs';
 import * as args from '../schemas/args';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir } from '../schemas/list-query';
+import {
+  checkAllowFields, checkSortKey, ListArgsOf, nextArgs, PAGE_ARGS, readListArgs, readQuery, returnFields, validateLimit,
+  validateSortDir,
+} from '../schemas/list-query';
+import { checkInvalidFields } from '../views/resource-dict';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { portDict, portView, sanitizePort } from '../views/port';
 import { getPortgroupByIdent } from './portgroup-lookup';
+import { getPortByIdent } from './port-lookup';
 import { createPort, deletePort, patchPort } from './ports-write';
 import { checkAllowedPortFields } from './port-fields';
 
@@ -28,32 +33,15 @@ interface PortListParent {
   portgroup?: string;
 }
 
-const LIST_ARGS = ['node', 'node_uuid', 'address', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'portgroup', 'detail', 'shard'];
-const DETAIL_ARGS = ['node', 'node_uuid', 'address', 'marker', 'limit', 'sort_key', 'sort_dir', 'portgroup', 'shard'];
+/** PortsController.get_all's signature: its arguments in order, each with its validator. */
+const LIST_ARGS = {
+  node: args.uuidOrName, node_uuid: args.uuid, address: args.macAddress, ...PAGE_ARGS, fields: args.stringList,
+  portgroup: args.uuidOrName, detail: args.boolean, shard: args.stringList,
+} as const;
+/** detail()'s signature takes neither fields nor detail. */
+const DETAIL_ARGS = Object.keys(LIST_ARGS).filter((name) => name !== 'fields' && name !== 'detail');
 
-interface ListArgs {
-  node: string | null; nodeUuid: string | null; address: string | null; marker: string | null; limit: number | null;
-  sortKey: string; sortDir: string; fields: string[] | null; portgroup: string | null; detail: boolean | null;
-  rawDetail: string | undefined; shard: string[] | null;
-}
-
-function parseListArgs(ctx: ApiContext, accepted: string[]): ListArgs {
-  const q = readQuery(ctx, accepted);
-  return {
-    node: args.uuidOrName('node', q.node),
-    nodeUuid: args.uuid('node_uuid', q.node_uuid),
-    address: args.macAddress('address', q.address),
-    marker: args.uuid('marker', q.marker),
-    limit: args.integer('limit', q.limit),
-    sortKey: args.string('sort_key', q.sort_key) ?? 'id',
-    sortDir: args.string('sort_dir', q.sort_dir) ?? 'asc',
-    fields: args.stringList('fields', q.fields),
-    portgroup: args.uuidOrName('portgroup', q.portgroup),
-    detail: args.boolean('detail', q.detail),
-    rawDetail: q.detail,
-    shard: args.stringList('shard', q.shard),
-  };
-}
+type ListArgs = ListArgsOf<typeof LIST_ARGS>;
 
 function checkCommonListArgs(ctx: ApiContext, a: ListArgs): void {
   checkAllowedPortFields(ctx, [a.sortKey]);
@@ -84,7 +72,7 @@ async function checkParentExists(ctx: ApiContext, parent: PortListParent): Promi
 
 /** GET /v1/ports, or a parent's ports list; `detailPath` for /detail. */
 export async function listPorts(ctx: ApiContext, parent: PortListParent = {}, detailPath = false): Promise<void> {
-  const a = parseListArgs(ctx, detailPath ? DETAIL_ARGS : LIST_ARGS);
+  const a = readListArgs(ctx, LIST_ARGS, detailPath ? DETAIL_ARGS : undefined);
   await checkParentExists(ctx, parent);
   if (parent.node) a.node = parent.node;
   if (parent.portgroup) a.portgroup = parent.portgroup;
@@ -105,9 +93,7 @@ async function portsCollection(ctx: ApiContext, a: ListArgs, fields: string[] | 
   const sortDir = validateSortDir(a.sortDir);
   const db = ctx.state.deps.db;
   if (a.marker) await portsRepo.get(db, a.marker);
-  if (INVALID_SORT_KEYS.includes(a.sortKey)) {
-    throw new InvalidParameterValue(`The sort_key value ${a.sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(a.sortKey, INVALID_SORT_KEYS);
   const nodeIdent = a.nodeUuid ?? a.node;
   if ([nodeIdent, a.portgroup, a.shard && a.shard.length ? a.shard : null].filter((x) => x).length > 1) {
     throw new OperationNotPermitted();
@@ -141,20 +127,18 @@ async function portsBody(ctx: ApiContext, ports: PortRecord[], limit: number, fi
     if (refs.nodeUuid === null) continue;
     items.push(portDict(base, port, refs));
   }
-  if (fields !== null && items.length > 0) {
-    const invalid = fields.filter((f) => !Object.hasOwn(items[0], f));
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${[...new Set(invalid)].join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   const body = collection(ctx, 'ports', items as { uuid?: unknown }[], { limit, resource, nextArgs: next });
   for (const item of items) sanitizePort(item, ctx.state.version, fields);
   return body;
 }
 
+/** GET /v1/ports/{port}[/{fields}]: pecan hands a further path segment to get_one as its `fields`. */
 async function showPort(ctx: ApiContext): Promise<void> {
-  const q = readQuery(ctx, ['fields']);
-  const uuid = args.uuid('port_uuid', ctx.params.port_uuid)!;
-  const fields = args.stringList('fields', q.fields);
-  const port = await portsRepo.get(ctx.state.deps.db, uuid);
+  const pathFields = ctx.params.fields as string | undefined;
+  const q = readQuery(ctx, pathFields === undefined ? ['fields'] : []);
+  const fields = args.stringList('fields', pathFields ?? q.fields);
+  const port = await getPortByIdent(ctx, ctx.params.port_uuid);
   checkAllowFields(ctx, fields);
   checkAllowedPortFields(ctx, fields);
   const refs = (await portRefsOf(ctx, [port]))(port);
@@ -167,6 +151,7 @@ export function portsRouter(): Router<ApiState> {
   router.get('/v1/ports/detail', (ctx) => listPorts(ctx, {}, true));
   router.get('/v1/ports/:port_uuid', showPort);
   router.get('/v1/ports/:port_uuid/detail', () => { throw new HTTPNotFound(); });
+  router.get('/v1/ports/:port_uuid/:fields', showPort);
   router.post('/v1/ports', createPort);
   router.patch('/v1/ports/:port_uuid', patchPort);
   router.delete('/v1/ports/:port_uuid', deletePort);

@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import {
-  HTTPForbidden, IncompleteLookup, Invalid, InvalidParameterValue, NoValidHost, NotFound,
+  HTTPForbidden, IncompleteLookup, Invalid, InvalidParameterValue, NoValidHost, NotFound, withCode,
 } from '../../common/errors';
 import { FASTTRACK_LOOKUP_ALLOWED_STATES, LOOKUP_ALLOWED_STATES } from '../../common/states';
 import type { NodeRecord } from '../../db/models';
@@ -89,21 +89,22 @@ async function lookup(ctx: ApiContext): Promise<void> {
     // one back (Python Ironic does), so it sees it masked like any other reader.
     token = maskDriverInternalInfo(node.driver_internal_info ?? {}).agent_secret_token;
   }
-  ctx.body = {
+  ctx.body = lookupResponse(ctx, node, token);
+}
+
+/** ramdisk.py convert_with_links: the node's lookup fields and the agent configuration. */
+export function lookupResponse(ctx: ApiContext, node: NodeRecord, token: unknown): Record<string, unknown> {
+  return {
     node: nodeView(node, { base: baseUrl(ctx), version: ctx.state.version, fields: LOOKUP_FIELDS }, {}),
     config: agentConfig(ctx, token),
   };
 }
 
-class NoValidHostBadRequest extends NoValidHost {
-  override readonly code: number = 400;
-}
-
-async function withBadRequestOnNoHost<T>(fn: () => Promise<T>): Promise<T> {
+export async function withBadRequestOnNoHost<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof NoValidHost) throw new NoValidHostBadRequest(err.message);
+    if (err instanceof NoValidHost) throw withCode(err, 400);
     throw err;
   }
 }

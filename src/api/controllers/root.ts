@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { ApiState } from '../state';
 import { baseUrl, selfAndBookmark, Link } from '../links';
 import { MIN_MINOR, V, versionString } from '../versions';
-import { MethodNotAllowedFault } from '../../common/errors';
+import { ClientSideError } from '../../common/errors';
 
 function versionDoc(base: string, maxMinor: number) {
   return {
@@ -78,7 +78,8 @@ export function v1IndexRouter(): Router<ApiState> {
   // The v1 controller itself refuses other methods (a fault, unlike routing's 405).
   for (const verb of ['post', 'put', 'patch', 'delete'] as const) {
     router[verb](['/v1', '/v1/'], () => {
-      throw new MethodNotAllowedFault();
+      throw new ClientSideError(
+        'The server could not comply with the request since it is either malformed or otherwise incorrect.', 405);
     });
   }
   return router;

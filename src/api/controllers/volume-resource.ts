@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, defineError } from '../../common/errors';
+  InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, InvalidInput } from '../../common/errors';
 import type { Database } from '../../db/connection';
 import type { NodeRecord } from '../../db/models';
 import * as nodesRepo from '../../db/repositories/nodes';
@@ -16,11 +16,11 @@ import { collection } from '../collection';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
-import { authorizeNodeLink } from '../node-link';
+import { patchedLinkedNode } from './node-link';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import type { Schema } from '../schemas/jsonschema';
-import { nextArgs, readQuery, validateLimit, validateSortDir, pagingArgs } from '../schemas/list-query';
+import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
 import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext } from '../state';
 import { checkInvalidFields } from '../views/resource-dict';
@@ -62,8 +62,6 @@ export interface VolumeKind<R extends VolumeRecordBase> {
 }
 
 
-/** Ironic's InvalidInput (a ClientSideError): "Invalid input for field/attribute F. Value: 'V'. " */
-const InvalidInput = defineError('InvalidInput', 400, 'Invalid input.');
 
 async function nodeUuidOf(ctx: ApiContext, r: VolumeRecordBase): Promise<string | null> {
   return r.node_id !== null ? (await nodeUuidsOf(ctx, [r])).get(r.node_id) ?? null : null;
@@ -76,14 +74,12 @@ async function checkParentNode(ctx: ApiContext, parentNode: string | null): Prom
   if (!row) throw new NodeNotFound({ node: parentNode });
 }
 
+/** The volume connectors' and targets' get_all signature. */
+const LIST_ARGS = { node: args.uuidOrName, ...PAGE_ARGS, fields: args.stringList, detail: args.boolean } as const;
+
 export async function listVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
   parentNode: string | null = null): Promise<void> {
-  const q = readQuery(ctx, ['node', 'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail']);
-  let node = args.uuidOrName('node', q.node);
-  const marker = args.uuid('marker', q.marker);
-  const { rawLimit, sortKey, rawDir } = pagingArgs(q);
-  let fields = args.stringList('fields', q.fields);
-  const detail = args.boolean('detail', q.detail);
+  let { node, marker, limit: rawLimit, sortKey, sortDir: rawDir, fields, detail } = readListArgs(ctx, LIST_ARGS);
   await checkParentNode(ctx, parentNode);
   if (fields === null && !detail) fields = [...kind.defaultFields];
   if (fields && fields.length && detail) throw new InvalidParameterValue("Can't fetch a subset of fields with 'detail' set");
@@ -91,9 +87,7 @@ export async function listVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>
   const sortDir = validateSortDir(rawDir);
   const db = ctx.state.deps.db;
   if (marker) await kind.repo.get(db, marker);
-  if (kind.invalidSortKeys.includes(sortKey)) {
-    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
-  }
+  checkSortKey(sortKey, kind.invalidSortKeys);
   if (parentNode) node = parentNode;
   // A caller limited by policy to its project lists the objects of nodes it owns or leases.
   const filters = { ...(node ? { node_id: (await getNodeByIdent(ctx, node)).id } : {}), ...listScope(ctx.state.auth) };
@@ -126,7 +120,7 @@ export async function createVolume<R extends VolumeRecordBase>(kind: VolumeKind<
   const body = args.requiredBody(kind.noun, kind.validate(kind.noun, ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
   const nodeUuid = body.node_uuid as string;
   const node = await ctx.state.deps.db.knex('nodes').where({ uuid: nodeUuid }).first('id') as { id: number } | undefined;
-  if (!node) throw new InvalidInput(`Invalid input for field/attribute node_uuid. Value: '${nodeUuid}'. `);
+  if (!node) throw new InvalidInput('node_uuid', nodeUuid);
   if (parentNode) throw new OperationNotPermitted();
   const values: Record<string, unknown> = { uuid: (body.uuid as string | null) || randomUUID(), node_id: node.id };
   for (const field of kind.createFields) if (Object.hasOwn(body, field)) values[field] = body[field];
@@ -152,8 +146,7 @@ export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R
     }
   }
   const { node_id: _nodeId, ...rest } = record as unknown as Record<string, unknown>;
-  const linked = patchValues(patch, '/node_uuid');
-  if (linked.length > 0) node = await authorizeNodeLink(ctx, node, linked[0], 'node_uuid');
+  node = (await patchedLinkedNode(ctx, node, patch, 'node_uuid')) ?? node;
   // As Ironic: node_uuid starts out null (so a remove applies) and ends as the authorized node.
   const doc = applyJsonPatch<Record<string, unknown>>({ ...rest, node_uuid: null }, patch);
   doc.node_uuid = node.uuid;

@@ -1,6 +1,6 @@
 /**
  * `[DEFAULT]auth_strategy`, in front of the application as Ironic wraps its WSGI app:
- * AuthPublicRoutes lets `/`, `/v1`, `/v1/lookup` and `/v1/heartbeat/<node>` through; everything
+ * AuthPublicRoutes lets `/`, `/v1`, `/v1/lookup`, `/v1/heartbeat/<node>` and `/v1/continue_inspection` through; everything
  * else meets keystonemiddleware's auth_token (`keystone`) or the htpasswd check (`http_basic`).
  * Rejections are written raw, as those WSGI middlewares answer before Ironic's hooks run (no
  * request id, no version headers).
@@ -15,7 +15,7 @@ import { createEnforcer, policyCreds } from '../policy/enforcer';
 import { log } from '../../common/log';
 
 /** ironic/api/config.py acl_public_routes, matched like AuthPublicRoutes: `route(\.json|\.xml)?$` from the start. */
-const PUBLIC_ROUTES = ['/', '/v1', '/v1/lookup', '/v1/heartbeat/[a-z0-9\\-]+']
+const PUBLIC_ROUTES = ['/', '/v1', '/v1/lookup', '/v1/heartbeat/[a-z0-9\\-]+', '/v1/continue_inspection']
   .map((route) => new RegExp(`^${route}(\\.json|\\.xml)?$`));
 
 function isPublicRoute(path: string): boolean {

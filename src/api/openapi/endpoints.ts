@@ -8,11 +8,15 @@ import { ALLOCATION_SCHEMA } from '../schemas/allocation';
 import { CHASSIS_SCHEMA } from '../schemas/chassis';
 import { TEMPLATE_SCHEMA } from '../schemas/deploy-template';
 import { EVENTS_SCHEMA } from '../schemas/event';
+import { INSPECTION_DATA_SCHEMA } from '../schemas/inspection-data';
+import { INSPECTION_RULE_SCHEMA } from '../../common/inspection-rules/validation';
 import { NODE_CREATE_SCHEMA, TRAITS_BODY_SCHEMA, VIF_SCHEMA } from '../schemas/node';
 import { PATCH_SCHEMA } from '../schemas/patch';
 import { PORT_SCHEMA } from '../schemas/port';
 import { PORTGROUP_SCHEMA } from '../schemas/portgroup';
+import { VMEDIA_ATTACH_SCHEMA } from '../schemas/vmedia';
 import { CONNECTOR_SCHEMA, TARGET_SCHEMA } from '../schemas/volume';
+import { V } from '../versions';
 import { PROVISION_BODY_SCHEMA, POWER_BODY_SCHEMA, BOOT_DEVICE_BODY_SCHEMA } from './action-schemas';
 
 interface EndpointDoc {
@@ -42,6 +46,10 @@ const ROWS: Row[] = [
   ['GET', `${N}/*rest`, 'Unknown node sub-resource', 1, 404],
   ['GET', `${N}/ports/:port_ident`, 'Not permitted: list the node\'s ports instead', 1, 403],
   ['GET', `${N}/portgroups/:portgroup_ident`, 'Not permitted: list the node\'s portgroups instead', 24, 403],
+  ['GET', `${N}/children`, 'The UUIDs of the node\'s child nodes', 83, 200],
+  ['GET', '/v1/nodes/management/indicators/:node_ident',
+    'Refused: IndicatorController.get_one needs the indicator after the node (400)', 63, 400],
+  ['GET', `${N}/children/*rest`, 'Refused: the children list takes no path arguments (405)', 83, 405],
   ['GET', `${N}/states`, 'Node states', 1, 200],
   ['PUT', `${N}/states/power`, 'Change power state', 1, 202, POWER_BODY_SCHEMA],
   ['PUT', `${N}/states/provision`, 'Change provision state', 1, 202, PROVISION_BODY_SCHEMA],
@@ -50,13 +58,14 @@ const ROWS: Row[] = [
   ['PUT', `${N}/states/secure_boot`, 'Change secure boot', 76, 202, { type: 'object', properties: { target: { type: 'boolean' } }, required: ['target'] }],
   ['GET', `${N}/states/console`, 'Console state and info', 1, 200],
   ['PUT', `${N}/states/console`, 'Enable or disable the console', 1, 202, { type: 'object', properties: { enabled: { type: 'boolean' } }, required: ['enabled'] }],
-  ['GET', '/v1/nodes/states/:node_ident', 'Node states (the node as the last path segment, as pecan routes it)', 1, 200],
-  ['GET', '/v1/nodes/states/console/:node_ident', 'Console state and info (the node as the last path segment)', 1, 200],
-  ['PUT', '/v1/nodes/states/console/:node_ident', 'Enable or disable the console (the node as the last path segment)', 1, 202, { type: 'object', properties: { enabled: { type: 'boolean' } }, required: ['enabled'] }],
   ['GET', `${N}/management/boot_device`, 'Current boot device', 1, 200],
   ['PUT', `${N}/management/boot_device`, 'Set boot device', 1, 204, BOOT_DEVICE_BODY_SCHEMA],
   ['GET', `${N}/management/boot_device/supported`, 'Supported boot devices', 1, 200],
   ['PUT', `${N}/management/inject_nmi`, 'Inject NMI', 29, 204, { type: 'object' }],
+  ['GET', `${N}/maintenance`, 'Refused: maintenance is only set and cleared (405)', 1, 405],
+  ['GET', `${N}/management`, 'Refused: management has no listing (405)', 1, 405],
+  ['GET', `${N}/detail`, 'Not found: detail is a collection path (a non-UUID is refused as chassis_uuid)', 1, 404],
+  ['GET', `${N}/:fields`, 'Show a node: a further path segment is the fields to show', 1, 200],
   ['PUT', `${N}/maintenance`, 'Set maintenance (with reason)', 1, 202, { type: 'object', properties: { reason: { type: 'string' } } }],
   ['DELETE', `${N}/maintenance`, 'Clear maintenance', 1, 202],
   ['GET', `${N}/validate`, 'Validate driver interfaces', 1, 200],
@@ -78,6 +87,10 @@ const ROWS: Row[] = [
   ['GET', `${N}/history`, 'List node history', 78, 200],
   ['GET', `${N}/history/:event`, 'Show a history event', 78, 200],
   ['GET', `${N}/inventory`, 'Show node inventory', 81, 200],
+  ['GET', `${N}/firmware`, 'List firmware components', V.FIRMWARE_INTERFACE, 200],
+  ['GET', `${N}/vmedia`, 'List virtual media devices', V.GET_VMEDIA, 200],
+  ['POST', `${N}/vmedia`, 'Attach a virtual media image', V.ATTACH_DETACH_VMEDIA, 204, VMEDIA_ATTACH_SCHEMA],
+  ['DELETE', `${N}/vmedia`, 'Detach virtual media (?device_types=)', V.ATTACH_DETACH_VMEDIA, 204],
   ['GET', `${N}/allocation`, "Show a node's allocation", 52, 200],
   ['DELETE', `${N}/allocation`, "Delete a node's allocation", 52, 204],
   ['GET', `${N}/volume/connectors`, "List a node's volume connectors", 32, 200],
@@ -97,6 +110,7 @@ const ROWS: Row[] = [
   ['GET', '/v1/ports/detail', 'List ports with details', 1, 200],
   ['GET', '/v1/ports/:port_uuid', 'Show a port', 1, 200],
   ['GET', '/v1/ports/:port_uuid/detail', 'Not found: detail is a collection path', 1, 404],
+  ['GET', '/v1/ports/:port_uuid/:fields', 'Show a port: a further path segment is the fields to show', 1, 200],
   ['POST', '/v1/ports', 'Create a port', 1, 201, PORT_SCHEMA],
   ['PATCH', '/v1/ports/:port_uuid', 'Update a port (JSON patch)', 1, 200, PATCH_SCHEMA],
   ['DELETE', '/v1/ports/:port_uuid', 'Delete a port', 1, 204],
@@ -106,6 +120,7 @@ const ROWS: Row[] = [
   ['GET', '/v1/portgroups/:ident/detail', 'Not found: detail is a collection path', 23, 404],
   ['GET', '/v1/portgroups/:ident/ports', "List a portgroup's ports", 24, 200],
   ['GET', '/v1/portgroups/:ident/ports/detail', "List a portgroup's ports with details", 24, 200],
+  ['GET', '/v1/portgroups/:ident/:fields', 'Show a portgroup: a further path segment is the fields to show', 23, 200],
   ['POST', '/v1/portgroups', 'Create a portgroup', 23, 201, PORTGROUP_SCHEMA],
   ['PATCH', '/v1/portgroups/:ident', 'Update a portgroup (JSON patch)', 23, 200, PATCH_SCHEMA],
   ['DELETE', '/v1/portgroups/:ident', 'Delete a portgroup', 23, 204],
@@ -146,7 +161,14 @@ const ROWS: Row[] = [
   ['DELETE', '/v1/volume/targets/:uuid', 'Delete a volume target', 32, 204],
   ['GET', '/v1/lookup', 'Ramdisk lookup by MAC addresses', 22, 200],
   ['POST', '/v1/heartbeat/:node_ident', 'Ramdisk heartbeat', 22, 202, { type: 'object', properties: { callback_url: { type: 'string' }, agent_version: { type: 'string' }, agent_token: { type: 'string' } } }],
+  ['POST', '/v1/continue_inspection', 'Ramdisk inspection data (also at 1.1 for ironic-inspector ramdisks)', 84, 202, INSPECTION_DATA_SCHEMA],
   ['POST', '/v1/events', 'Post external events', 54, 204, EVENTS_SCHEMA],
+  ['GET', '/v1/inspection_rules', 'List inspection rules', 96, 200],
+  ['GET', '/v1/inspection_rules/:ident', 'Show an inspection rule', 96, 200],
+  ['POST', '/v1/inspection_rules', 'Create an inspection rule', 96, 201, INSPECTION_RULE_SCHEMA],
+  ['PATCH', '/v1/inspection_rules/:ident', 'Update an inspection rule', 96, 200, PATCH_SCHEMA],
+  ['DELETE', '/v1/inspection_rules/:ident', 'Delete an inspection rule', 96, 204],
+  ['DELETE', '/v1/inspection_rules', 'Not allowed: rules are deleted one by one (400)', 96, 400],
   ['GET', '/v1/shards', 'List shards with node counts', 82, 200],
   ['GET', '/v1/shards/:name', 'Not found: shards are only listed', 82, 404],
   ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((m): Row[] => [
@@ -156,7 +178,7 @@ const ROWS: Row[] = [
 ];
 
 /** Paths whose other methods exist only to answer Ironic's 405. */
-const METHOD_NOT_ALLOWED_PATHS = ['/v1/events', '/v1/shards', '/v1', '/v1/'];
+const METHOD_NOT_ALLOWED_PATHS = ['/v1/events', '/v1/shards', '/v1', '/v1/', '/v1/nodes/:node_ident/children'];
 
 export function endpointDoc(method: string, path: string): EndpointDoc | undefined {
   const row = ROWS.find(([m, p]) => m === method && p === path);

@@ -5,13 +5,14 @@
  */
 import type Koa from 'koa';
 import type { ApiState } from '../state';
+import { V } from '../versions';
 import { mayGetNode, nodeOwnerTarget, type RequestAuth } from './scope';
 import type { PolicyTarget } from './check';
 import { ruleFor, RouteRule } from './routes';
 import { nodePatchPolicies } from './node-patch';
 import { redactNodeBodies } from './node-redaction';
 import {
-  AllocationNotFound, HTTPForbidden, Invalid, IronicError, NodeNotFound, NotAuthorized, PortNotFound, PortgroupNotFound,
+  AllocationNotFound, HTTPForbidden, Invalid, IronicError, NodeNotFound, NotAuthorized, NotFound, PortNotFound, PortgroupNotFound,
   VolumeConnectorNotFound, VolumeTargetNotFound,
 } from '../../common/errors';
 import { allocationOwner, childNodeOwnership, nodeOwnership, NodeOwnership } from '../../db/repositories/ownership';
@@ -64,6 +65,7 @@ async function apply(ctx: Ctx, auth: RequestAuth, rule: RouteRule, ident: string
       }
       return;
     }
+    case 'nodeChildren': return checkNodeChildren(ctx, auth, ident);
     case 'child': {
       if (ident === null) return;
       const child = await childNodeOwnership(ctx.state.deps.db, rule.table, ident);
@@ -94,6 +96,24 @@ function checkOnNode(auth: RequestAuth, policies: string[], node: NodeOwnership,
   for (const policy of policies) auth.enforcer.authorize(policy, auth.creds, target);
 }
 
+/**
+ * NodeChildrenController.get_all: a parent the caller may not get is a plain 404 (never a 403), then
+ * check_list_policy decides which of its children the caller sees. Below 1.83 the route does not exist.
+ */
+async function checkNodeChildren(ctx: Ctx, auth: RequestAuth, ident: string | null): Promise<void> {
+  if (ctx.state.version < V.PARENT_CHILD_NODES) return;
+  const node = ident === null ? null : await nodeOwnership(ctx.state.deps.db, ident);
+  if (node) {
+    try {
+      checkOnNode(auth, [], node, () => new NodeNotFound({ node: ident }));
+    } catch (err) {
+      if (err instanceof HTTPForbidden) throw new NotFound();
+      throw err;
+    }
+  }
+  checkList(ctx, auth, 'node');
+}
+
 function childNotFound(table: string, ident: string): IronicError {
   if (table === 'ports') return new PortNotFound({ port: ident });
   if (table === 'portgroups') return new PortgroupNotFound({ portgroup: ident });
@@ -119,13 +139,14 @@ function checkList(ctx: Ctx, auth: RequestAuth, object: string): void {
 
 /**
  * PortsController.post / PortgroupsController.post: the rule is the child's, the target the node
- * named by node_uuid. A node the caller may not get (baremetal:node:get) counts as missing, and a
+ * named by node_uuid (or a port's node_ident). A node the caller may not get (baremetal:node:get) counts as missing, and a
  * missing node is checked as unowned; the controller then answers its NodeNotFound.
  */
 async function checkChildCreate(ctx: Ctx, auth: RequestAuth, policy: string): Promise<void> {
   const body = ctx.state.body;
-  const nodeIdent = body !== null && typeof body === 'object' && !Array.isArray(body)
-    ? (body as Record<string, unknown>).node_uuid : undefined;
+  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : {};
+  // A port may name its node by node_ident (1.94) instead.
+  const nodeIdent = fields.node_ident || fields.node_uuid;
   let node = typeof nodeIdent === 'string' && nodeIdent ? await nodeOwnership(ctx.state.deps.db, nodeIdent) : null;
   if (node && !mayGetNode(auth, node)) node = null;
   auth.enforcer.authorize(policy, auth.creds, nodeOwnerTarget(auth, node));

@@ -17,6 +17,7 @@ export type RouteRule =
   | { kind: 'allocationCreate' }
   | { kind: 'nodePatch' }
   | { kind: 'nodeDelete' }
+  | { kind: 'nodeChildren' }
   | { kind: 'open' };
 
 interface Route { methods: string; path: RegExp; rule: RouteRule }
@@ -29,6 +30,7 @@ const ROUTES: Route[] = [
   // Agents' routes are public (is_public_api passes baremetal:driver:ipa_lookup and node:ipa_heartbeat).
   { methods: 'GET', path: /^\/v1\/lookup$/, rule: { kind: 'open' } },
   { methods: 'POST', path: /^\/v1\/heartbeat\/[^/]+$/, rule: { kind: 'open' } },
+  { methods: 'POST', path: /^\/v1\/continue_inspection$/, rule: { kind: 'open' } },
   { methods: 'GET', path: /^\/v1\/?$/, rule: { kind: 'open' } },
 
   { methods: 'GET', path: /^\/v1\/nodes(\/detail)?$/, rule: { kind: 'list', object: 'node' } },
@@ -63,15 +65,22 @@ const ROUTES: Route[] = [
   { methods: 'GET', path: rx(`${N}/bios(/[^/]+)?$`), rule: node('baremetal:node:bios:get') },
   { methods: 'GET', path: rx(`${N}/history(/[^/]+)?$`), rule: node('baremetal:node:history:get') },
   { methods: 'GET', path: rx(`${N}/inventory$`), rule: node('baremetal:node:inventory:get') },
+  { methods: 'GET', path: rx(`${N}/firmware$`), rule: node('baremetal:node:firmware:get') },
+  { methods: 'GET', path: rx(`${N}/vmedia$`), rule: node('baremetal:node:vmedia:get') },
+  { methods: 'POST', path: rx(`${N}/vmedia$`), rule: node('baremetal:node:vmedia:attach') },
+  { methods: 'DELETE', path: rx(`${N}/vmedia$`), rule: node('baremetal:node:vmedia:detach') },
+  { methods: 'GET', path: rx(`${N}/children$`), rule: { kind: 'nodeChildren' } },
   { methods: 'GET', path: rx(`${N}/ports(/.*)?$`), rule: node('baremetal:port:list') },
   { methods: 'GET', path: rx(`${N}/portgroups(/.*)?$`), rule: node('baremetal:portgroup:list') },
   { methods: 'GET', path: rx(`${N}/volume(/.*)?$`), rule: node('baremetal:volume:list') },
   { methods: 'GET', path: rx(`${N}/allocation$`), rule: node('baremetal:allocation:get') },
+  // Any other one segment below a node is get_one's positional `fields`.
+  { methods: 'GET', path: rx(`${N}/[^/]+$`), rule: node('baremetal:node:get') },
   { methods: 'DELETE', path: rx(`${N}/allocation$`), rule: node('baremetal:allocation:delete') },
 
   { methods: 'GET', path: /^\/v1\/ports(\/detail)?$/, rule: { kind: 'list', object: 'port' } },
   { methods: 'POST', path: /^\/v1\/ports$/, rule: { kind: 'childCreate', policy: 'baremetal:port:create' } },
-  { methods: 'GET', path: /^\/v1\/ports\/([^/]+)(\/detail)?$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:get' } },
+  { methods: 'GET', path: /^\/v1\/ports\/([^/]+)(\/[^/]+)?$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:get' } },
   { methods: 'PATCH', path: /^\/v1\/ports\/([^/]+)$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:update' } },
   { methods: 'DELETE', path: /^\/v1\/ports\/([^/]+)$/, rule: { kind: 'child', table: 'ports', policy: 'baremetal:port:delete' } },
 
@@ -114,6 +123,11 @@ const ROUTES: Route[] = [
   { methods: 'PATCH', path: /^\/v1\/volume\/targets\/([^/]+)$/, rule: { kind: 'child', table: 'volume_targets', policy: 'baremetal:volume:update' } },
   { methods: 'DELETE', path: /^\/v1\/volume\/connectors\/([^/]+)$/, rule: { kind: 'child', table: 'volume_connectors', policy: 'baremetal:volume:delete' } },
   { methods: 'DELETE', path: /^\/v1\/volume\/targets\/([^/]+)$/, rule: { kind: 'child', table: 'volume_targets', policy: 'baremetal:volume:delete' } },
+
+  { methods: 'GET', path: /^\/v1\/inspection_rules(\/[^/]+)?$/, rule: plain('baremetal:inspection_rule:get') },
+  { methods: 'POST', path: /^\/v1\/inspection_rules$/, rule: plain('baremetal:inspection_rule:create') },
+  { methods: 'PATCH', path: /^\/v1\/inspection_rules\/[^/]+$/, rule: plain('baremetal:inspection_rule:update') },
+  { methods: 'DELETE', path: /^\/v1\/inspection_rules\/[^/]+$/, rule: plain('baremetal:inspection_rule:delete') },
 
   { methods: 'POST', path: /^\/v1\/events$/, rule: plain('baremetal:events:post') },
   { methods: 'GET', path: /^\/v1\/shards(\/[^/]+)?$/, rule: plain('baremetal:shards:get') },

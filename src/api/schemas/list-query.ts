@@ -30,6 +30,13 @@ export function validateLimit(ctx: ApiContext, limit: number | null): number {
   return Math.min(max, limit);
 }
 
+/** A sort_key the resource cannot sort by (its JSON columns, mostly). */
+export function checkSortKey(sortKey: string, unsortable: readonly string[]): void {
+  if (unsortable.includes(sortKey)) {
+    throw new InvalidParameterValue(`The sort_key value ${sortKey} is an invalid field for sorting`);
+  }
+}
+
 export function validateSortDir(dir: string | null): 'asc' | 'desc' {
   const value = dir ?? 'asc';
   if (value !== 'asc' && value !== 'desc') {
@@ -67,11 +74,37 @@ export function nextArgs(sortKey: string, sortDir: string, fields: string[] | nu
   return args;
 }
 
-/** limit, sort_key and sort_dir, validated in that order as Ironic's list signatures declare them. */
-export function pagingArgs(q: Record<string, string | undefined>): { rawLimit: number | null; sortKey: string; rawDir: string } {
-  return {
-    rawLimit: args.integer('limit', q.limit),
-    sortKey: args.string('sort_key', q.sort_key) ?? 'id',
-    rawDir: args.string('sort_dir', q.sort_dir) ?? 'asc',
-  };
+/** An args.* validator, as a handler's signature declares it for one query argument. */
+type ArgReader = (name: string, value: string | undefined) => unknown;
+
+/** A handler's query arguments in its signature's order (Ironic validates them in that order). */
+type ArgSpec = Readonly<Record<string, ArgReader>>;
+
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+
+/** The validated arguments by camelCase name, and `detail` as the client spelt it (the fields rules quote it). */
+export type ListArgsOf<S extends ArgSpec> = { -readonly [K in keyof S & string as Camel<K>]: ReturnType<S[K]> }
+  & { rawDetail: string | undefined };
+
+/** marker, limit, sort_key and sort_dir as every list signature declares them, with their defaults. */
+export const PAGE_ARGS = {
+  marker: args.uuid,
+  limit: args.integer,
+  sort_key: (name: string, value: unknown): string => args.string(name, value) ?? 'id',
+  sort_dir: (name: string, value: unknown): string => args.string(name, value) ?? 'asc',
+} as const;
+
+const camel = (name: string): string => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** args.validate: each argument of `spec` checked in order, over query values already read. */
+export function validateListArgs<S extends ArgSpec>(q: Record<string, string | undefined>, spec: S): ListArgsOf<S> {
+  const out: Record<string, unknown> = { rawDetail: q.detail };
+  for (const [name, read] of Object.entries(spec)) out[camel(name)] = read(name, q[name]);
+  return out as ListArgsOf<S>;
+}
+
+/** The query read (only `accepted` arguments, all of the spec's by default) and validated by `spec`. */
+export function readListArgs<S extends ArgSpec>(ctx: ApiContext, spec: S,
+  accepted: readonly string[] = Object.keys(spec)): ListArgsOf<S> {
+  return validateListArgs(readQuery(ctx, accepted), spec);
 }

@@ -12,13 +12,21 @@ function baseSchema(): Schema {
       hostname: { type: 'string' },
       switch_info: { type: 'string' },
       network_type: { type: 'string', enum: ['managed', 'unmanaged'] },
+      'vtep-logical-switch': { type: 'string' },
+      'vtep-physical-switch': { type: 'string' },
     },
     additionalProperties: false,
+    // Ironic's dependentRequired: the two OVN VTEP switch names come together.
+    dependencies: { 'vtep-logical-switch': ['vtep-physical-switch'], 'vtep-physical-switch': ['vtep-logical-switch'] },
   };
 }
 
+/** The keys of an OVN VTEP switch (API 1.90); older versions neither set nor see them. */
+export const LOCAL_LINK_OVN_FIELDS: readonly string[] = ['vtep-logical-switch', 'vtep-physical-switch'];
+
 const LOCAL_LINK_SCHEMA: Schema = { ...baseSchema(), required: ['port_id', 'switch_id'] };
 const LOCAL_LINK_SMART_NIC_SCHEMA: Schema = { ...baseSchema(), required: ['port_id', 'hostname'] };
+const LOCAL_LINK_OVN_SCHEMA: Schema = { ...baseSchema(), required: ['port_id', ...LOCAL_LINK_OVN_FIELDS] };
 const UNMANAGED_BASE = baseSchema();
 const LOCAL_LINK_UNMANAGED_SCHEMA: Schema = {
   ...UNMANAGED_BASE,
@@ -27,7 +35,8 @@ const LOCAL_LINK_UNMANAGED_SCHEMA: Schema = {
 };
 
 export const LOCAL_LINK_CONN_SCHEMA: Schema = {
-  anyOf: [LOCAL_LINK_SCHEMA, LOCAL_LINK_SMART_NIC_SCHEMA, LOCAL_LINK_UNMANAGED_SCHEMA, { type: 'object', additionalProperties: false }],
+  anyOf: [LOCAL_LINK_SCHEMA, LOCAL_LINK_SMART_NIC_SCHEMA, LOCAL_LINK_UNMANAGED_SCHEMA, LOCAL_LINK_OVN_SCHEMA,
+    { type: 'object', additionalProperties: false }],
 };
 
 const DATAPATH_ID_RE = /^[0-9a-f]{16}\n?$/;

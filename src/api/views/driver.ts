@@ -4,17 +4,19 @@ import { V } from '../versions';
 import { checkInvalidFields, links, sanitize } from './resource-dict';
 
 /**
- * Ironic 21.4's interface types. Upstream iterates a Python set here, so the order is arbitrary per
- * process; this is the order one reference run showed.
+ * The interface types a driver lists. Upstream iterates a Python set here, so the order is
+ * arbitrary per process; this is the order one reference run showed, firmware (1.86) last.
  */
 const DRIVER_INTERFACE_TYPES = [
   'management', 'raid', 'bios', 'inspect', 'network', 'storage', 'power', 'vendor', 'console', 'rescue', 'deploy', 'boot',
+  'firmware',
 ] as const;
 
 const HIDDEN_BELOW: [string, number][] = [
   ['storage', V.STORAGE_INTERFACE],
   ['rescue', V.RESCUE_INTERFACE],
   ['bios', V.BIOS_INTERFACE],
+  ['firmware', V.FIRMWARE_INTERFACE],
 ];
 
 export function driverDict(base: string, name: string, hosts: string[], version: number, detail: boolean,

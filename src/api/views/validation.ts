@@ -1,6 +1,6 @@
 /**
- * `GET /v1/nodes/{id}/validate`: one entry per non-vendor interface, at every version (29.0.5
- * reports `firmware` even to 1.1 requests). Reasons are masked: a driver's validation message may
+ * `GET /v1/nodes/{id}/validate`: one entry per interface the node's driver has, at every version
+ * (29.0.5 lists firmware below 1.86 too). Reasons are masked: a driver's validation message may
  * quote driver_info (a BMC URL with credentials).
  */
 import type { InterfaceValidation } from '../../rpc/conductor-api';

@@ -10,7 +10,6 @@ import { scanNodeSummaries } from '../../db/repositories/nodes';
 import { withDeadline } from '../deadline';
 import { errorText } from '../error-handlers';
 import type { ConductorManager } from '../manager';
-import { nodePowerAction } from '../power';
 import type { RingManager } from '../../rpc/ring-manager';
 import type { Task } from '../task';
 import { yieldToEventLoop } from './yield';
@@ -81,8 +80,10 @@ async function syncOne(manager: ConductorManager, task: Task, count: number): Pr
     await maxRetriesExceeded(manager, task, actual);
     return count;
   }
-  if (manager.ctx.conf.bool('conductor', 'force_power_state_during_sync') && task.driver.power.supportsPowerSync(task)) {
-    await nodePowerAction(task, node.power_state).catch((err: unknown) =>
+  // A node that may not be powered off is never forced back to its recorded state either.
+  if (manager.ctx.conf.bool('conductor', 'force_power_state_during_sync') && task.driver.power.supportsPowerSync(task) &&
+    !node.disable_power_off) {
+    await task.powerAction(node.power_state).catch((err: unknown) =>
       log.error(`Failed to change power state of node ${node.uuid} to '${node.power_state}', attempt ${count} of ` +
         `${maxRetries}: ${errorText(err)}`));
   } else {

@@ -5,7 +5,6 @@
 import * as states from '../../common/states';
 import { cleaningErrorHandler, deployingErrorHandler, servicingErrorHandler } from '../error-handlers';
 import type { ConductorManager } from '../manager';
-import { nodePowerAction } from '../power';
 import type { RingManager } from '../../rpc/ring-manager';
 import type { Task } from '../task';
 import { failIfInState } from './fail-in-state';
@@ -60,7 +59,7 @@ export const checkRescuewaitTimeouts: Check = async (manager, rings) => {
     callback: async (task: Task) => {
       const msg = 'Timeout reached while waiting for rescue ramdisk callback for node';
       try {
-        await nodePowerAction(task, states.POWER_OFF);
+        await task.powerAction(states.POWER_OFF);
         await task.driver.rescue.cleanUp(task);
         await task.recordHistory(msg, states.HISTORY_RESCUE, true);
       } catch (err) {

@@ -121,4 +121,34 @@ export const EXTRA_OPTIONS = {
     // unless this is set (then it warns at start): anyone on the network would own the fleet.
     allow_insecure_noauth: { type: 'bool', default: false },
   },
+  // Ironic 2025.1's in-band inspection (the agent inspect interface and its hooks), auto-discovery
+  // and inspection rules arrived after Ironic 21.4.4; same names and defaults as upstream.
+  inspector: {
+    // Unset: each inspect interface picks (inspector False, agent True), as in 2025.1.
+    require_managed_boot: { type: 'bool' },
+    add_ports: { type: 'string', default: 'pxe', choices: ['all', 'active', 'pxe', 'disabled'] },
+    keep_ports: { type: 'string', default: 'all', choices: ['all', 'present', 'added'] },
+    update_pxe_enabled: { type: 'bool', default: true },
+    default_hooks: { type: 'string', default: 'ramdisk-error,validate-interfaces,ports,architecture' },
+    hooks: { type: 'string', default: '$default_hooks' },
+    cpu_capabilities: {
+      type: 'dict',
+      default: { vmx: 'cpu_vt', svm: 'cpu_vt', aes: 'cpu_aes', pse: 'cpu_hugepages', pdpe1gb: 'cpu_hugepages_1g', smx: 'cpu_txt' },
+    },
+    pci_device_alias: { type: 'multistring', default: [] },
+    physical_network_cidr_map: { type: 'list', default: [] },
+    disk_partitioning_spacing: { type: 'bool', default: true },
+    extra_hardware_strict: { type: 'bool', default: false },
+    // Upstream's default names the data file shipped inside Ironic's package; ironic-ts ships its copy in templates/.
+    known_accelerators: { type: 'string', default: '$pybasedir/templates/known_accelerators.yaml' },
+  },
+  auto_discovery: {
+    enabled: { type: 'bool', default: false },
+    driver: { type: 'string' },
+    inspection_scope: { type: 'string' },
+  },
+  inspection_rules: {
+    built_in_rules: { type: 'string' },
+    mask_secrets: { type: 'string', default: 'always', choices: ['always', 'never', 'sensitive'] },
+  },
 } satisfies Catalog;

@@ -11,6 +11,12 @@ import {
 
 type Table = 'ports' | 'portgroups';
 
+/** create_port: any duplicate but the MAC (a name too) is reported as Ironic does, PortAlreadyExists of the new UUID. */
+function portInsertDuplicate(cols: string[], v: Partial<PortRecord>): Error | null {
+  if (cols.includes('address')) return new MACAlreadyExists({ mac: v.address });
+  return cols.length > 0 ? new PortAlreadyExists({ uuid: v.uuid }) : null;
+}
+
 function portDuplicate(cols: string[], v: Partial<PortRecord>): Error | null {
   if (cols.includes('address')) return new MACAlreadyExists({ mac: v.address });
   if (cols.includes('name')) return new PortDuplicateName({ name: v.name });
@@ -63,7 +69,7 @@ export async function portgroupsOfNode(db: Database, nodeId: number): Promise<Po
 
 export async function insertPort(db: Database, values: Partial<PortRecord>): Promise<PortRecord> {
   const v = { version: '1.11', ...values, uuid: values.uuid ?? randomUUID() };
-  await guarded(() => db.knex('ports').insert(encodeInsert('ports', v, db.dialect, new Date())), (c) => portDuplicate(c, v));
+  await guarded(() => db.knex('ports').insert(encodeInsert('ports', v, db.dialect, new Date())), (c) => portInsertDuplicate(c, v));
   return findPort(db, v.uuid);
 }
 

@@ -13,7 +13,7 @@ export interface InspectionRuleFilters {
 const resource = defineResource<InspectionRuleRecord, InspectionRuleFilters>(
   { table: 'inspection_rules', noun: 'InspectionRule',
     duplicate: (values) => (columns) => new DuplicateError('InspectionRuleAlreadyExists',
-      `An inspection rule with UUID ${values.uuid} already exists.`, columns) },
+      `A rule with UUID ${String(values.uuid)} already exists.`, columns) },
   (query, f) => {
     if (f.phase !== undefined) query.where('inspection_rules.phase', f.phase);
     if (f.scope !== undefined) query.where('inspection_rules.scope', f.scope);

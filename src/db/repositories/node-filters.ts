@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { encodeDate, Dialect } from '../codec';
+import { NODE_LIST_FILTERS, NodeListFilter } from '../node-field-lists';
 
 export interface NodeFilters {
   id?: number;
@@ -44,13 +45,24 @@ export interface NodeFilters {
   inspection_started_before?: number;
 }
 
-const EQUALITY: ReadonlyArray<keyof NodeFilters> = ['id', 'uuid', 'chassis_id', 'instance_uuid', 'instance_name',
-  'provision_state', 'driver', 'resource_class', 'fault', 'conductor_group', 'owner', 'lessee', 'parent_node'];
-const BOOLEANS: ReadonlyArray<keyof NodeFilters> = ['maintenance', 'retired', 'console_enabled'];
-const NON_NULL: ReadonlyArray<[keyof NodeFilters, string]> = [['associated', 'instance_uuid'],
-  ['reserved', 'reservation'], ['with_power_state', 'power_state'], ['sharded', 'shard']];
-const IN_LISTS: ReadonlyArray<[keyof NodeFilters, string]> = [['uuid_in', 'uuid'],
-  ['provision_state_in', 'provision_state'], ['shard_in', 'shard'], ['reserved_by_any_of', 'reservation']];
+/** The API's list filters on columns (the registry's), each by how it matches. */
+const COLUMN_FILTERS = NODE_LIST_FILTERS.filter((f) => !f.computed);
+const listed = (match: NodeListFilter['match'], boolean = false): NodeListFilter[] =>
+  COLUMN_FILTERS.filter((f) => f.match === match && f.boolean === boolean);
+const keyed = (match: NodeListFilter['match']): Array<[keyof NodeFilters, string]> =>
+  listed(match).map((f) => [f.key as keyof NodeFilters, f.field]);
+
+// The registry's filters, then those only the conductor's scans and lookups use.
+const EQUALITY: ReadonlyArray<keyof NodeFilters> = [...listed('equals').map((f) => f.key as keyof NodeFilters),
+  'id', 'uuid', 'chassis_id', 'instance_name', 'parent_node'];
+const BOOLEANS: ReadonlyArray<keyof NodeFilters> = [...listed('equals', true).map((f) => f.key as keyof NodeFilters),
+  'console_enabled'];
+const NON_NULL: ReadonlyArray<[keyof NodeFilters, string]> = [...keyed('is-set'),
+  ['reserved', 'reservation'], ['with_power_state', 'power_state']];
+const IN_LISTS: ReadonlyArray<[keyof NodeFilters, string]> = [...keyed('one-of'),
+  ['uuid_in', 'uuid'], ['provision_state_in', 'provision_state'], ['reserved_by_any_of', 'reservation']];
+/** LIKE filters: the registry's (description_contains). */
+const CONTAINS: ReadonlyArray<[keyof NodeFilters, string]> = keyed('contains');
 
 function secondsAgo(seconds: number, dialect: Dialect): string {
   return encodeDate(new Date(Date.now() - seconds * 1000), dialect);
@@ -85,10 +97,12 @@ export function applyNodeFilters(query: Knex.QueryBuilder, filters: NodeFilters,
     const project = filters.project;
     query.where((q) => { q.where('nodes.owner', project).orWhere('nodes.lessee', project); });
   }
-  if (filters.description_contains !== undefined) {
+  for (const [key, column] of CONTAINS) {
+    const value = filters[key];
+    if (typeof value !== 'string') continue;
     // MySQL's LIKE already escapes with backslash (and '\' would be an unterminated literal there).
     const escape = dialect === 'sqlite' ? " ESCAPE '\\'" : '';
-    query.whereRaw(`nodes.description LIKE ?${escape}`, [containsPattern(filters.description_contains)]);
+    query.whereRaw(`nodes.${column} LIKE ?${escape}`, [containsPattern(value)]);
   }
   if (filters.provisioned_before !== undefined) {
     query.where('nodes.provision_updated_at', '<', secondsAgo(filters.provisioned_before, dialect));

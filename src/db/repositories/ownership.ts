@@ -22,9 +22,17 @@ export async function nodeOwnership(db: Database, ident: string): Promise<NodeOw
  * The node a port, portgroup or volume connector/target belongs to, found by the child's uuid
  * (or name for portgroups); `found` is false when the child does not exist.
  */
+/** Ports and portgroups are also found by name, ports by integer id too (Port.get of Ironic 2025.1). */
+function childIdentColumn(table: string, ident: string): string {
+  if (table !== 'ports' && table !== 'portgroups') return 'uuid';
+  if (/^[0-9a-f-]{32,36}$/i.test(ident)) return 'uuid';
+  if (table === 'ports' && /^-?(0|[1-9]\d*)$/.test(ident)) return 'id';
+  return 'name';
+}
+
 export async function childNodeOwnership(db: Database, table: 'ports' | 'portgroups' | 'volume_connectors' | 'volume_targets',
   ident: string): Promise<{ found: boolean; node: NodeOwnership }> {
-  const column = table === 'portgroups' && !/^[0-9a-f-]{32,36}$/i.test(ident) ? 'name' : 'uuid';
+  const column = childIdentColumn(table, ident);
   const row = await db.knex(`${table} as c`).leftJoin('nodes as n', 'n.id', 'c.node_id')
     .select('n.owner as owner', 'n.lessee as lessee').where(`c.${column}`, ident).first() as OwnershipRow;
   return row ? { found: true, node: { owner: row.owner ?? null, lessee: row.lessee ?? null } } : { found: false, node: { owner: null, lessee: null } };

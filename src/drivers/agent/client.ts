@@ -211,6 +211,36 @@ export class AgentClient {
     return this.command(node, 'standby.sync', {}, { wait: true });
   }
 
+  /**
+   * lockdown: how a node that may not be powered off leaves the agent. The file systems are synced,
+   * system.lockdown is sent, and the agent must stop answering within
+   * [agent]post_deploy_get_power_state_retries polls.
+   */
+  async lockdown(node: AgentNode, failIfUnavailable = true): Promise<void> {
+    if (!failIfUnavailable) {
+      try {
+        await this.getCommandsStatus(node, false);
+      } catch (err) {
+        if (err instanceof AgentConnectionFailed) return;
+        log.error(`Unexpected exception when checking agent status on node ${node.uuid}, proceeding with lockdown`);
+      }
+    }
+    await this.sync(node);
+    await this.command(node, 'system.lockdown', {});
+    const attempts = this.conf.int('agent', 'post_deploy_get_power_state_retries') + 1;
+    const interval = this.conf.int('agent', 'post_deploy_get_power_state_retry_interval') * 1000;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.getCommandsStatus(node, false);
+      } catch (err) {
+        if (err instanceof AgentConnectionFailed) return;
+        throw err;
+      }
+      if (attempt >= attempts) throw new AgentCommandTimeout({ command: 'system.lockdown', node: node.uuid });
+      await sleep(interval);
+    }
+  }
+
   collectSystemLogs(node: AgentNode): Promise<AgentCommand> {
     return this.command(node, 'log.collect_system_logs', {}, { wait: true });
   }

@@ -156,7 +156,10 @@ export async function tearDownAgent(task: DriverTask, client: AgentClient): Prom
   const node = task.node;
   const oob = ['1', 'true', 'yes', 'on'].includes(String((node.driver_info ?? {}).deploy_forces_oob_reboot ?? false).toLowerCase());
   try {
-    if (!(await canPowerOn(task))) {
+    if (node.disable_power_off) {
+      log.info(`Node ${node.uuid} does not support power off, locking down the agent`);
+      await client.lockdown(node);
+    } else if (!(await canPowerOn(task))) {
       await client.sync(node);
       await task.powerAction(states.REBOOT);
     } else if (!oob) {

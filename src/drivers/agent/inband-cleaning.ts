@@ -40,7 +40,10 @@ export async function prepareInbandCleaning(task: DriverTask, manageBoot: boolea
 
 /** Power off (unless cleaning failed: the node stays up for debugging), boot files and network away. */
 export async function tearDownInbandCleaning(task: DriverTask, manageBoot: boolean): Promise<void> {
-  if (task.node.fault !== states.FAULT_CLEAN_FAILURE) await task.powerAction(states.POWER_OFF);
+  const failed = task.node.fault === states.FAULT_CLEAN_FAILURE;
+  if (!failed && !task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
   if (manageBoot) await task.driver.boot.cleanUpRamdisk(task, 'clean');
   await task.driver.network.removeCleaningNetwork(task);
+  // A node that may not be powered off is rebooted out of the ramdisk instead.
+  if (!failed && task.node.disable_power_off) await task.powerAction(states.REBOOT);
 }

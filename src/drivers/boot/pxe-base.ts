@@ -10,7 +10,7 @@ import { configFilePath } from '../../boot/paths';
 import {
   cleanUpPxeConfig, createIpxeBootScript, createPxeConfig, placeCommonConfig, switchPxeConfig, type BootTarget,
 } from '../../boot/pxe-config';
-import { InvalidParameterValue, MissingParameterValue } from '../../common/errors';
+import { InvalidParameterValue, MissingParameterValue, UnsupportedDriverExtension } from '../../common/errors';
 import { log } from '../../common/log';
 import * as states from '../../common/states';
 import type { BootInterface, DriverTask, JsonObject } from '../base';
@@ -159,6 +159,17 @@ export function createNetworkBoot(flavor: BootFlavor): BootInterface {
       // Nothing more to check when no image is written or the instance boots from its disk.
       if (!task.driver.storage.shouldWriteImage(task) || bootOptionOf(task) === 'local') return;
       instanceImageInfo(task);
+    },
+    async validateInspection(task) {
+      try {
+        validateCommon(task, flavor);
+      } catch (err) {
+        // Falls back to unmanaged in-band inspection (pxe_base validate_inspection).
+        if (err instanceof MissingParameterValue) {
+          throw new UnsupportedDriverExtension(`Insufficient information provided for managed inspection: ${err.message}`);
+        }
+        throw err;
+      }
     },
     prepareRamdisk: (task, ramdiskParams, mode) => prepareRamdisk(task, flavor, ramdiskParams, mode),
     cleanUpRamdisk: (task, mode) => removeNodeFiles(task, flavor, ramdiskMode(task, mode)),

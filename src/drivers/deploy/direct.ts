@@ -91,7 +91,8 @@ async function prepare(task: DriverTask): Promise<void> {
   const node = task.node;
   if (node.provision_state === states.DEPLOYING) {
     await task.driver.network.validate(task);
-    await task.powerAction(states.POWER_OFF);
+    // A node that may not be powered off is rebooted into the agent by the deploy step instead.
+    if (!node.disable_power_off) await task.powerAction(states.POWER_OFF);
     if (task.driver.storage.shouldWriteImage(task)) {
       await task.driver.network.unconfigureTenantNetworks(task);
       await task.driver.network.addProvisioningNetwork(task);
@@ -136,7 +137,10 @@ async function switchToTenantNetwork(task: DriverTask): Promise<void> {
 }
 
 async function bootInstance(task: DriverTask): Promise<void> {
-  if ((await task.driver.power.getSupportedPowerStates(task)).includes(states.POWER_ON)) {
+  // Never powered off after the deploy (tear_down_agent locked the agent down): reset it now.
+  if (task.node.disable_power_off) {
+    await task.powerAction(states.REBOOT);
+  } else if ((await task.driver.power.getSupportedPowerStates(task)).includes(states.POWER_ON)) {
     await task.powerAction(states.POWER_ON);
   }
 }
@@ -167,7 +171,7 @@ export function createDirectDeploy(): DeployInterface {
     },
     ...declareSteps('deploy', STEPS, inbandCleanStep),
     async tearDown(task) {
-      await task.powerAction(states.POWER_OFF);
+      if (!task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
       await task.driver.storage.detachVolumes(task);
       await task.driver.network.unconfigureTenantNetworks(task);
       await task.driver.network.removeProvisioningNetwork(task);
@@ -178,6 +182,8 @@ export function createDirectDeploy(): DeployInterface {
       if (manageBoot(task)) await task.driver.boot.cleanUpRamdisk(task, 'deploy');
       await task.driver.boot.cleanUpInstance(task);
       await destroyHttpInstanceImages(task.ctx.conf, task.node.uuid);
+      // tearDown could not power it off: reboot so that the instance image no longer runs.
+      if (task.node.disable_power_off) await task.powerAction(states.REBOOT);
     },
     async takeOver() {},
     runtimeSteps(task, kind) {

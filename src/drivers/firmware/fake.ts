@@ -1,4 +1,4 @@
-/** Fake firmware: updates succeed instantly. */
+/** Fake firmware (drivers/modules/fake.py FakeFirmware): a manual clean step `update` that succeeds at once. */
 import type { FirmwareInterface } from '../base';
 import { declareSteps, type DeclaredStep } from '../declared-steps';
 
@@ -6,8 +6,14 @@ const update = async () => null;
 
 const STEPS: readonly DeclaredStep[] = [
   {
-    step: 'update', kinds: ['clean', 'service'], priority: 0,
-    argsinfo: { settings: { description: 'A list of dicts with firmware components to be updated', required: true } },
+    // 29.0.5's fake offers it for cleaning only (no deploy or service step).
+    step: 'update', kinds: ['clean'], priority: 0,
+    argsinfo: {
+      settings: {
+        description: 'List of Firmware components, each item needs to contain a dictionary with name/value pairs',
+        required: true,
+      },
+    },
     run: update,
   },
 ];

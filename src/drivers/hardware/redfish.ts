@@ -13,7 +13,7 @@ export const REDFISH_HARDWARE: HardwareType = {
     // ironic-ts extension: `fake` last, so redfish nodes can be enrolled while no agent deploy exists.
     deploy: [...G.deploy, 'fake'],
     firmware: ['redfish', 'no-firmware'],
-    inspect: ['redfish', 'inspector', 'no-inspect'],
+    inspect: ['redfish', ...G.inspect],
     management: ['redfish', 'noop'],
     power: ['redfish'],
     raid: ['redfish', 'no-raid', 'agent'],

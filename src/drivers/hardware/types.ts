@@ -22,7 +22,8 @@ export const GENERIC_SUPPORTED = {
   console: ['no-console'],
   deploy: ['direct', 'ansible', 'ramdisk', 'anaconda', 'custom-agent'],
   firmware: ['no-firmware'],
-  inspect: ['inspector', 'no-inspect'],
+  // 2025.1's generic order: ironic-inspector, then Ironic's own in-band inspection.
+  inspect: ['inspector', 'agent', 'no-inspect'],
   network: ['flat', 'neutron', 'noop'],
   raid: ['no-raid', 'agent'],
   rescue: ['no-rescue', 'agent'],

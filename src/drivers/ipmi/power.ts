@@ -3,19 +3,20 @@
  * node's BMC, each change followed by a bounded wait until the BMC reports the target state.
  * With ipmi_force_boot_device the remembered boot device is sent again before every power on.
  */
-import { InvalidParameterValue } from '../../common/errors';
+import { InvalidParameterValue, UnsupportedHardwareFeature } from '../../common/errors';
 import * as states from '../../common/states';
 import type { IpmiPowerClient } from '../../protocols/ipmi';
 import type { DriverTask, PowerInterface } from '../base';
 import { IPMI_PROPERTIES, ipmiCall, parseIpmiDriverInfo } from './common';
 import { waitForPowerState } from '../power-wait';
 
-type Action = 'on' | 'off' | 'soft';
+type Action = 'on' | 'off' | 'soft' | 'reset';
 
 const RUN: Readonly<Record<Action, (c: IpmiPowerClient) => Promise<void>>> = {
   on: (c) => c.powerOn(),
   off: (c) => c.powerOff(),
   soft: (c) => c.softPowerOff(),
+  reset: (c) => c.powerReset(),
 };
 
 /** _power_status: the chassis power bit as Ironic's state. */
@@ -27,7 +28,7 @@ async function powerStatus(task: DriverTask): Promise<string> {
 /** _set_and_wait: the command, then the wait (soft power off defaults to soft_power_off_timeout). */
 async function setAndWait(task: DriverTask, action: Action, timeout?: number): Promise<void> {
   await ipmiCall(task, `power ${action}`, RUN[action]);
-  const target = action === 'on' ? states.POWER_ON : states.POWER_OFF;
+  const target = action === 'on' || action === 'reset' ? states.POWER_ON : states.POWER_OFF;
   const wait = action === 'soft' ? timeout || task.ctx.conf.int('conductor', 'soft_power_off_timeout') : timeout;
   await waitForPowerState(task, target, () => powerStatus(task), wait);
 }
@@ -73,6 +74,8 @@ export function createIpmitoolPower(): PowerInterface {
       } else if (powerState === states.SOFT_POWER_OFF) {
         await setAndWait(task, 'soft', timeout);
       } else if (powerState === states.SOFT_REBOOT) {
+        // ipmitool has no soft reboot that keeps the power on.
+        if (task.node.disable_power_off) throw new UnsupportedHardwareFeature({ node: task.node.uuid, feature: states.SOFT_POWER_OFF });
         await setAndWait(task, 'soft', timeout);
         await ensureNextBootDevice(task);
         await setAndWait(task, 'on', timeout);
@@ -81,6 +84,12 @@ export function createIpmitoolPower(): PowerInterface {
       }
     },
     async reboot(task, timeout) {
+      if (task.node.disable_power_off) {
+        // A node that may not be powered off is reset instead (Chassis Control hard reset).
+        await ensureNextBootDevice(task);
+        await setAndWait(task, 'reset', timeout);
+        return;
+      }
       // Some BMCs refuse a power off when already off.
       if (await powerStatus(task) !== states.POWER_OFF) await setAndWait(task, 'off', timeout);
       await ensureNextBootDevice(task);

@@ -33,6 +33,8 @@ export function createNoopNetwork(): NetworkInterface {
     async vifAttach() {},
     async vifDetach() {},
     getCurrentVif: () => null,
+    // Managed in-band inspection needs no network switch either (noop.py validate_inspection).
+    async validateInspection() {},
     ...NO_NETWORK_SWITCHING,
   };
 }

@@ -11,7 +11,7 @@ import * as biosSettings from '../../db/repositories/bios';
 import * as redfish from '../../protocols/redfish';
 import type { BiosInterface, DriverTask, JsonObject, StepResult } from '../base';
 import { declareSteps, type DeclaredStep } from '../declared-steps';
-import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
+import { REDFISH_INTERFACE, connectRedfish, redfishAction } from './common';
 
 /** The bios_settings column is a string: values are stored the way Python's str() prints them. */
 function storedValue(value: redfish.BiosValue): string | null {
@@ -88,11 +88,7 @@ const STEPS: readonly DeclaredStep[] = [
 
 export function createRedfishBios(): BiosInterface {
   return {
-    kind: 'bios', name: 'redfish', className: 'RedfishBIOS',
-    properties: () => ({ ...REDFISH_PROPERTIES }),
-    async validate(task) {
-      parseRedfishDriverInfo(task.node, task.ctx.conf);
-    },
+    kind: 'bios', className: 'RedfishBIOS', ...REDFISH_INTERFACE,
     ...declareSteps('bios', STEPS),
     applyConfiguration,
     factoryReset,

@@ -17,7 +17,7 @@ import * as redfish from '../../protocols/redfish';
 import type { DriverTask } from '../base';
 import { lookupTable } from '../../common/own-keys';
 
-export const REDFISH_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
+const REDFISH_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   redfish_address: 'The URL address to the Redfish controller. It must include the authority portion of the URL. ' +
     'If the scheme is missing, https is assumed. For example: https://mgmt.vendor.com. If a path is added, it will ' +
     'be used as the API endpoint root_prefix. Required',
@@ -36,6 +36,18 @@ export const REDFISH_PROPERTIES: Readonly<Record<string, string>> = lookupTable(
   redfish_auth_type: 'Redfish HTTP client authentication method. Can be "basic", "session" or "auto". If not set, ' +
     'the default value is taken from Ironic configuration as ``[redfish]auth_type`` option.',
 });
+
+/**
+ * What the redfish interfaces declare alike, spread into each: the common driver_info properties
+ * and a validate that parses them (Ironic's COMMON_PROPERTIES and parse_driver_info).
+ */
+export const REDFISH_INTERFACE = {
+  name: 'redfish',
+  properties: (): Record<string, string> => ({ ...REDFISH_PROPERTIES }),
+  async validate(task: DriverTask): Promise<void> {
+    parseRedfishDriverInfo(task.node, task.ctx.conf);
+  },
+} as const;
 
 /** sushy's per-request timeout: bounds a BMC that accepts connections but never answers. */
 const REQUEST_TIMEOUT_MS = 60_000;

@@ -10,7 +10,7 @@ import { getByAddress } from '../../db/repositories/ports';
 import { insertPort } from '../../db/repositories/conductor-port-queries';
 import * as redfish from '../../protocols/redfish';
 import type { DriverTask, InspectInterface, JsonObject } from '../base';
-import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
+import { REDFISH_INTERFACE, connectRedfish, redfishAction } from './common';
 import { lookupTable } from '../../common/own-keys';
 
 const CPU_ARCH: Readonly<Record<string, string>> = lookupTable({ x86: 'x86_64', 'IA-64': 'ia64', ARM: 'arm', MIPS: 'mips', OEM: 'oem' });
@@ -126,11 +126,7 @@ async function inspectHardware(task: DriverTask): Promise<string> {
 
 export function createRedfishInspect(): InspectInterface {
   return {
-    kind: 'inspect', name: 'redfish', className: 'RedfishInspect',
-    properties: () => ({ ...REDFISH_PROPERTIES }),
-    async validate(task) {
-      parseRedfishDriverInfo(task.node, task.ctx.conf);
-    },
+    kind: 'inspect', className: 'RedfishInspect', ...REDFISH_INTERFACE,
     inspectHardware,
     async abort(task) {
       throw new UnsupportedDriverExtension({ driver: task.node.driver, extension: 'abort' });

@@ -2,6 +2,7 @@
  * Redfish management (drivers/modules/redfish/management.py): boot device and frequency through
  * BootSourceOverride*, boot mode, secure boot, NMI. When a BMC refuses a persistent boot device
  * the one-time override is used and re-applied before every power on (redfish_boot_device).
+ * Indicators and virtual media live in indicators.ts and virtual-media.ts.
  */
 import { InvalidParameterValue, RedfishError, UnsupportedDriverExtension } from '../../common/errors';
 import { log } from '../../common/log';
@@ -9,9 +10,10 @@ import { pyRepr } from '../../common/python/repr';
 import * as redfish from '../../protocols/redfish';
 import type { DriverTask, ManagementInterface } from '../base';
 import {
-  REDFISH_PROPERTIES, connectRedfish, describeRedfishFailure, parseRedfishDriverInfo, redfishAction,
+  REDFISH_INTERFACE, connectRedfish, describeRedfishFailure, redfishAction,
 } from './common';
 import { REDFISH_INDICATOR_METHODS } from './indicators';
+import { REDFISH_VMEDIA_METHODS } from './virtual-media';
 import { lookupTable } from '../../common/own-keys';
 
 const BOOT_DEVICE: Readonly<Record<string, string>> = lookupTable({ Pxe: 'pxe', Hdd: 'disk', Cd: 'cdrom', BiosSetup: 'bios' });
@@ -71,11 +73,7 @@ export async function restoreBootDevice(task: DriverTask, client: redfish.Redfis
 
 export function createRedfishManagement(): ManagementInterface {
   return {
-    kind: 'management', name: 'redfish', className: 'RedfishManagement',
-    properties: () => ({ ...REDFISH_PROPERTIES }),
-    async validate(task) {
-      parseRedfishDriverInfo(task.node, task.ctx.conf);
-    },
+    kind: 'management', className: 'RedfishManagement', ...REDFISH_INTERFACE,
     async getSupportedBootDevices() {
       return Object.keys(BOOT_DEVICE_REV);
     },
@@ -138,6 +136,7 @@ export function createRedfishManagement(): ManagementInterface {
         (error) => `Failed to set secure boot state on node ${task.node.uuid} to ${pyRepr(enabled)}: ${error}`);
     },
     ...REDFISH_INDICATOR_METHODS,
+    ...REDFISH_VMEDIA_METHODS,
   };
 }
 

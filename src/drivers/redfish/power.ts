@@ -9,7 +9,7 @@ import type { RedfishClient, ResetType } from '../../protocols/redfish';
 import type { DriverTask, PowerInterface } from '../base';
 import { restoreBootDevice } from './management';
 import { waitForPowerState } from '../power-wait';
-import { REDFISH_PROPERTIES, connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
+import { REDFISH_INTERFACE, connectRedfish, redfishAction } from './common';
 import { lookupTable } from '../../common/own-keys';
 
 const GET_POWER_STATE: Readonly<Record<string, string>> = lookupTable({
@@ -44,11 +44,7 @@ async function restoreIfRedfish(task: DriverTask, client: RedfishClient): Promis
 
 export function createRedfishPower(): PowerInterface {
   return {
-    kind: 'power', name: 'redfish', className: 'RedfishPower',
-    properties: () => ({ ...REDFISH_PROPERTIES }),
-    async validate(task) {
-      parseRedfishDriverInfo(task.node, task.ctx.conf);
-    },
+    kind: 'power', className: 'RedfishPower', ...REDFISH_INTERFACE,
     async getPowerState(task) {
       const { system } = await connectRedfish(task);
       return mapPowerState(system.powerState);
@@ -64,11 +60,19 @@ export function createRedfishPower(): PowerInterface {
     },
     async reboot(task, timeout) {
       const { client, system } = await connectRedfish(task);
-      let next = states.POWER_OFF;
+      let next: string = states.POWER_ON;
       await redfishAction(async () => {
-        if (mapPowerState(system.powerState) === states.POWER_ON) await resetAndWait(task, client, next, timeout);
+        if (mapPowerState(system.powerState) === states.POWER_ON) {
+          if (task.node.disable_power_off) {
+            // Never off: one ForceRestart once the boot device is restored.
+            next = states.REBOOT;
+          } else {
+            next = states.POWER_OFF;
+            await resetAndWait(task, client, next, timeout);
+            next = states.POWER_ON;
+          }
+        }
         await restoreIfRedfish(task, client);
-        next = states.POWER_ON;
         await resetAndWait(task, client, next, timeout);
       }, (error) => `Reboot failed for node ${task.node.uuid} when setting power state to ${next}. Error: ${error}`);
     },

@@ -14,9 +14,14 @@ import { agentBootOptions, manageAgentBoot } from '../agent/agent-options';
  * would otherwise switch the rescued (or returning) instance off.
  */
 async function powerOffButReportOn(task: DriverTask): Promise<void> {
-  await task.powerAction(states.POWER_OFF);
+  if (!task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
   task.node.power_state = states.POWER_ON;
   await task.saveNode();
+}
+
+/** driver_utils.power_off_and_on's end: power on, or one reboot for a node that was never powered off. */
+async function powerOnOrReboot(task: DriverTask): Promise<void> {
+  await task.powerAction(task.node.disable_power_off ? states.REBOOT : states.POWER_ON);
 }
 
 /** remove_node_rescue_password. */
@@ -55,7 +60,7 @@ export function createAgentRescue(): RescueInterface {
       await task.driver.boot.cleanUpInstance(task);
       await task.driver.network.unconfigureTenantNetworks(task);
       if (manageAgentBoot(task)) await task.driver.boot.prepareRamdisk(task, agentBootOptions(task), 'rescue');
-      await task.powerAction(states.POWER_ON);
+      await powerOnOrReboot(task);
       return states.RESCUEWAIT;
     },
     async unrescue(task) {
@@ -63,7 +68,7 @@ export function createAgentRescue(): RescueInterface {
       await cleanUp(task);
       await task.driver.network.configureTenantNetworks(task);
       await task.driver.boot.prepareInstance(task);
-      await task.powerAction(states.POWER_ON);
+      await powerOnOrReboot(task);
       return states.ACTIVE;
     },
     cleanUp,

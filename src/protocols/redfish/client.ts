@@ -15,7 +15,10 @@ import {
   AsyncOperation, BiosInfo, BiosValue, BootOverrideRequest, FirmwareComponent, InsertMediaOptions, ResetType,
   SecureBootInfo, SimpleUpdateRequest, SystemInfo, VirtualMediaDevice,
 } from './types';
-import { ejectVirtualMedia, insertVirtualMedia, listVirtualMedia } from './virtual-media-ops';
+import {
+  VirtualMediaGroups, ejectMediaFrom, ejectVirtualMedia, insertMediaInto, insertVirtualMedia, listVirtualMedia,
+  virtualMediaGroups,
+} from './virtual-media-ops';
 
 export interface RedfishClientOptions extends RedfishConnectionOptions {
   /** redfish_system_id: a path ("/redfish/v1/Systems/1") or a bare id; auto-detected when omitted. */
@@ -120,6 +123,19 @@ export class RedfishClient {
     return ejectVirtualMedia(this.connection, await this.systemPath(), mediaType);
   }
 
+  /** The system's own virtual media and each manager's, for callers choosing devices themselves. */
+  async virtualMediaGroups(): Promise<VirtualMediaGroups> {
+    return virtualMediaGroups(this.connection, await this.systemPath());
+  }
+
+  async insertMediaInto(device: VirtualMediaDevice, image: string, opts?: InsertMediaOptions): Promise<void> {
+    await insertMediaInto(this.connection, device, image, opts);
+  }
+
+  async ejectMediaFrom(device: VirtualMediaDevice): Promise<void> {
+    await ejectMediaFrom(this.connection, device);
+  }
+
   async getBios(): Promise<BiosInfo> {
     return getBios(this.connection, await this.systemPath());
   }
@@ -134,6 +150,12 @@ export class RedfishClient {
 
   async getFirmwareInventory(): Promise<FirmwareComponent[]> {
     return getFirmwareInventory(this.connection);
+  }
+
+  /** How many ComputerSystems the service lists (SimpleUpdate needs Targets when there are several). */
+  async systemCount(): Promise<number> {
+    const systems = linkOf(await this.getServiceRoot(), 'Systems');
+    return systems ? (await listMembers(this.connection, systems)).length : 0;
   }
 
   async simpleUpdate(req: SimpleUpdateRequest): Promise<AsyncOperation> {

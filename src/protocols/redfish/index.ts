@@ -13,6 +13,7 @@ export type { VerifyCa } from './tls';
 export { waitForTask, taskMonitorOf } from './tasks';
 export { listMembers } from './collections';
 export type { TaskResult, WaitOptions } from './tasks';
+export type { VirtualMediaGroups } from './virtual-media-ops';
 export { clearSessionCache, cachedSessionCount } from './session-cache';
 export * from './errors';
 export * from './types';

@@ -23,6 +23,39 @@ export async function listVirtualMedia(conn: RedfishConnection, systemPath: stri
   return devices;
 }
 
+/** A system's virtual media as Ironic looks them up: its own collection, then each manager's (null: none). */
+export interface VirtualMediaGroups {
+  system: VirtualMediaDevice[] | null;
+  managers: Array<VirtualMediaDevice[] | null>;
+}
+
+async function devicesIn(conn: RedfishConnection, collection: string | null): Promise<VirtualMediaDevice[] | null> {
+  if (!collection) return null;
+  const devices: VirtualMediaDevice[] = [];
+  for (const member of await listMembers(conn, collection)) devices.push(deviceOf(member, await conn.get(member)));
+  return devices;
+}
+
+export async function virtualMediaGroups(conn: RedfishConnection, systemPath: string): Promise<VirtualMediaGroups> {
+  const system = await conn.get(systemPath);
+  const managers: Array<VirtualMediaDevice[] | null> = [];
+  for (const managerPath of linkList(objectField(system, 'Links')?.ManagedBy)) {
+    managers.push(await devicesIn(conn, linkOf(await conn.get(managerPath), 'VirtualMedia') ?? null));
+  }
+  return { system: await devicesIn(conn, linkOf(system, 'VirtualMedia') ?? null), managers };
+}
+
+/** InsertMedia of one device (inserted, write-protected unless opts say otherwise). */
+export async function insertMediaInto(conn: RedfishConnection, device: VirtualMediaDevice, image: string,
+  opts: InsertMediaOptions = {}): Promise<void> {
+  await insertInto(conn, device, image, opts);
+}
+
+/** EjectMedia of one device. */
+export async function ejectMediaFrom(conn: RedfishConnection, device: VirtualMediaDevice): Promise<void> {
+  await ejectFrom(conn, device);
+}
+
 /** CD also accepts a DVD drive, as Ironic does. */
 function deviceAccepts(device: VirtualMediaDevice, mediaType: string): boolean {
   return device.mediaTypes.includes(mediaType) || (mediaType === 'CD' && device.mediaTypes.includes('DVD'));

@@ -77,6 +77,24 @@ describe('Ironic default policy', () => {
       { message: 'Access was denied to the following resource: baremetal:driver:get' });
   });
 
+  it('has 29.0.5\'s firmware and virtual media rules: readers see, members (owner or lessee) attach and detach', () => {
+    const e = createEnforcer(new Config([], { oslo_policy: { enforce_new_defaults: true } }));
+    const target = { 'node.owner': 'p1', 'node.lessee': 'p2' };
+    const lesseeReader = project(['reader'], 'p2');
+    const lesseeMember = project(['member', 'reader'], 'p2');
+    for (const rule of ['baremetal:node:firmware:get', 'baremetal:node:vmedia:get']) {
+      assert.equal(e.allowed(rule, lesseeReader, target), true, rule);
+      assert.equal(e.allowed(rule, project(['reader'], 'p3'), target), false, rule);
+      assert.equal(e.allowed(rule, system(['reader'])), true, rule);
+    }
+    for (const rule of ['baremetal:node:vmedia:attach', 'baremetal:node:vmedia:detach']) {
+      assert.equal(e.allowed(rule, lesseeReader, target), false, rule);
+      assert.equal(e.allowed(rule, lesseeMember, target), true, rule);
+      assert.equal(e.allowed(rule, system(['reader'])), false, rule);
+      assert.equal(e.allowed(rule, system(['member'])), true, rule);
+    }
+  });
+
   it('enforces scope types only with enforce_scope', () => {
     const scoped = createEnforcer(new Config([], { oslo_policy: { enforce_scope: true, enforce_new_defaults: true } }));
     // Drivers are system-scoped: a project admin token is out of scope.

@@ -32,7 +32,9 @@ describe('node PATCH policies', () => {
 
   it('adds the generic rule for paths without their own, and for empty patches', () => {
     assert.deepEqual(nodePatchPolicies(ops(['/name'], ['/description'])), ['baremetal:node:update:name', 'baremetal:node:update']);
-    assert.deepEqual(nodePatchPolicies(ops(['/firmware_interface'])), ['baremetal:node:update']);
+    assert.deepEqual(nodePatchPolicies(ops(['/bogus_interface'])), ['baremetal:node:update']);
+    // 29.0.5's ALL_INTERFACES holds firmware (1.86).
+    assert.deepEqual(nodePatchPolicies(ops(['/firmware_interface'])), ['baremetal:node:update:driver_interfaces']);
     assert.deepEqual(nodePatchPolicies([]), ['baremetal:node:update']);
     assert.deepEqual(nodePatchPolicies(undefined), ['baremetal:node:update']);
   });

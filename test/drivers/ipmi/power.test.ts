@@ -43,6 +43,20 @@ for (const mode of MODES) {
       assert.equal(lab.bmc.model.power, 'on');
     });
 
+    test('a disable_power_off node is reset instead of power cycled, and refuses a soft reboot', async () => {
+      const node = await ipmiNode(lab, driverInfo(lab.bmc.port), { disable_power_off: true });
+      lab.bmc.model.power = 'on';
+      const resets = lab.bmc.model.resets;
+      await withTask(lab, node, (t) => t.driver.power.reboot(t));
+      assert.equal(lab.bmc.model.resets, resets + 1);
+      assert.equal(lab.bmc.model.power, 'on');
+      await assert.rejects(withTask(lab, node, (t) => t.driver.power.setPowerState(t, 'soft rebooting', 5)), {
+        name: 'UnsupportedHardwareFeature',
+        message: `Node ${node.uuid} hardware does not support feature soft power off, which is required based upon the requested configuration.`,
+      });
+      assert.equal(lab.bmc.model.power, 'on');
+    });
+
     test('soft power off and soft reboot', async () => {
       const node = await ipmiNode(lab);
       lab.bmc.model.power = 'on';

@@ -53,6 +53,16 @@ test('reboot powers off first when on, then on; from off it only powers on', asy
   assert.deepEqual(sys.resetHistory, ['On']);
 });
 
+test('reboot of a disable_power_off node is one ForceRestart, never a ForceOff', async () => {
+  const node = await redfishNode(lab, driverInfo(lab.bmc), { disable_power_off: true });
+  const sys = lab.bmc.system('1');
+  sys.powerState = 'On';
+  sys.resetHistory.length = 0;
+  await withTask(lab, node, (t) => t.driver.power.reboot(t));
+  assert.deepEqual(sys.resetHistory, ['ForceRestart']);
+  assert.equal(sys.powerState, 'On');
+});
+
 test('soft power off waits for the graceful shutdown; soft reboot uses GracefulRestart', async () => {
   const node = await redfishNode(lab);
   const sys = lab.bmc.system('1');

@@ -16,6 +16,7 @@ export const REDFISH_ENABLED = {
   enabled_hardware_types: ['fake-hardware', 'redfish'],
   enabled_bios_interfaces: ['fake', 'no-bios', 'redfish'],
   enabled_boot_interfaces: ['fake', 'redfish-virtual-media'],
+  enabled_firmware_interfaces: ['fake', 'no-firmware', 'redfish'],
   enabled_inspect_interfaces: ['fake', 'no-inspect', 'redfish'],
   enabled_management_interfaces: ['fake', 'noop', 'redfish'],
   enabled_power_interfaces: ['fake', 'redfish'],

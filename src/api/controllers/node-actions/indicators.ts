@@ -58,7 +58,13 @@ async function setIndicator(ctx: Ctx): Promise<void> {
   ctx.status = 204;
 }
 
+/** /v1/nodes/management/indicators/{node}: pecan's get_one(node_ident, indicator) without its indicator. */
+function indicatorMissing(): void {
+  throw new InvalidParameterValue('Missing mandatory parameter: indicator');
+}
+
 export function addIndicatorRoutes(router: Router<ApiState>): void {
+  router.get('/v1/nodes/management/indicators/:node_ident', indicatorMissing);
   router.get('/v1/nodes/:node_ident/management/indicators', listIndicators);
   router.get('/v1/nodes/:node_ident/management/indicators/:indicator', showIndicator);
   router.put('/v1/nodes/:node_ident/management/indicators/:indicator', setIndicator);

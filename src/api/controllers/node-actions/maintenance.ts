@@ -11,6 +11,7 @@ import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
 import { accepted, conductorTopic, nodeIdentArg, readArgs } from './params';
 import { validationView } from '../../views/validation';
+import { methodNotAllowed } from '../method-rules';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
@@ -44,5 +45,6 @@ async function validateNode(ctx: Ctx): Promise<void> {
 export function addMaintenanceRoutes(router: Router<ApiState>): void {
   router.put('/v1/nodes/:node_ident/maintenance', putMaintenance);
   router.delete('/v1/nodes/:node_ident/maintenance', deleteMaintenance);
+  router.get('/v1/nodes/:node_ident/maintenance', () => { throw methodNotAllowed(['DELETE', 'PUT']); });
   router.get('/v1/nodes/:node_ident/validate', validateNode);
 }

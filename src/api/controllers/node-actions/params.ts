@@ -3,7 +3,7 @@
  * (when the request says application/json), unknown names refused, then Ironic's args.validate
  * running each validator in the handler's parameter order.
  */
-import { InvalidParameterValue, NoValidHost } from '../../../common/errors';
+import { InvalidParameterValue, NoValidHost, withCode } from '../../../common/errors';
 import type { NodeRecord } from '../../../db/models';
 import { baseUrl } from '../../links';
 import * as args from '../../schemas/args';
@@ -53,20 +53,16 @@ export function bodyOrEmpty(ctx: ApiContext): unknown {
   return ctx.state.body === undefined ? {} : ctx.state.body;
 }
 
-/** NoValidHost re-raised with 400, as the node write paths do ("client can see the drivers"). */
-class NoValidHostBadRequest extends NoValidHost {
-  override readonly code: number = 400;
-}
-
-/** get_topic_for: the conductor that owns the node; `badRequest` turns NoValidHost into a 400. */
+/**
+ * get_topic_for: the conductor that owns the node; `badRequest` re-raises NoValidHost as a 400, as
+ * the node write paths do ("client can see the drivers").
+ */
 export async function conductorTopic(ctx: ApiContext, node: Pick<NodeRecord, 'uuid' | 'driver' | 'conductor_group'>,
   badRequest = false): Promise<string> {
   try {
     return await ctx.state.deps.conductor.topicFor(node);
   } catch (err) {
-    if (badRequest && err instanceof NoValidHost && !(err instanceof NoValidHostBadRequest)) {
-      throw new NoValidHostBadRequest(err.message);
-    }
+    if (badRequest && err instanceof NoValidHost) throw withCode(err, 400);
     throw err;
   }
 }

@@ -4,7 +4,7 @@
  * rescue password / disable_ramdisk rules in Ironic's order, then the conductor call. ironic-ts adds
  * `extra_data`: an object handed untouched to the deploy (DeployRequest.extraData).
  */
-import { BadRequest, InvalidParameterValue, withCode, InvalidStateRequested, NodeInMaintenance, NodeLocked, NotAcceptable }
+import { BadRequest, ClientSideError, InvalidParameterValue, withCode, InvalidStateRequested, NodeInMaintenance, NodeLocked, NotAcceptable }
   from '../../../common/errors';
 import { validationErrorText } from '../../../common/jsonschema';
 import { pyTruthy } from '../../../common/python/truthiness';
@@ -15,7 +15,6 @@ import type { Schema } from '../../schemas/jsonschema';
 import { CLEAN_STEPS_SCHEMA, CONFIGDRIVE_SCHEMA, DEPLOY_STEPS_SCHEMA } from '../../schemas/node';
 import type { ApiContext } from '../../state';
 import { V } from '../../versions';
-import { ClientSideError } from '../node-errors';
 import { accepted, conductorTopic, nodeIdentArg, nodeLocation, readArgs, typesArg } from './params';
 import { apiVerb, isActionableTarget, transitionAllowedAt, verbAllowedAt } from '../../machine';
 

@@ -3,8 +3,8 @@
  * summary, power, RAID target, boot mode, secure boot and the console.
  */
 import type Router from '@koa/router';
-import { Conflict, InvalidParameterValue, InvalidStateRequested, NodeConsoleNotEnabled, NotAcceptable, NotFound,
-  UnsupportedDriverExtension } from '../../../common/errors';
+import { Conflict, InvalidParameterValue, InvalidStateRequested, NodeConsoleNotEnabled, NotAcceptable, NotFound, PowerStateFailure,
+  UnsupportedDriverExtension, withCode, ClientSideError } from '../../../common/errors';
 import { UNSTABLE_STATES } from '../../machine';
 import { getNodeByIdent } from '../../node-lookup';
 import * as args from '../../schemas/args';
@@ -13,7 +13,6 @@ import { V } from '../../versions';
 import { renameStatesForVersion } from '../../views/node';
 import { maskNodeField } from '../../views/node-masking';
 import { isoformat } from '../../views/resource-dict';
-import { ClientSideError } from '../node-errors';
 import { accepted, bodyOrEmpty, conductorTopic, nodeIdentArg, nodeLocation, readArgs, typesArg } from './params';
 
 type Ctx = ApiContext & { params: Record<string, string> };
@@ -62,6 +61,9 @@ async function setPower(ctx: Ctx): Promise<void> {
   if (node.provision_state === 'clean wait' || node.provision_state === 'cleaning') {
     throw new InvalidStateRequested({ action: target, node: ident, state: node.provision_state });
   }
+  if ((target === 'power off' || target === 'soft power off') && node.disable_power_off) {
+    throw new PowerStateFailure({ pstate: target });
+  }
   await ctx.state.deps.conductor.changeNodePowerState(node.uuid, target, timeout ?? undefined);
   accepted(ctx);
   nodeLocation(ctx, ident, 'states');
@@ -77,14 +79,10 @@ async function setRaid(ctx: Ctx): Promise<void> {
   try {
     await ctx.state.deps.conductor.setTargetRaidConfig(node.uuid, config);
   } catch (err) {
-    if (err instanceof UnsupportedDriverExtension) throw new UnsupportedInRaid(err.message);
+    if (err instanceof UnsupportedDriverExtension) throw withCode(err, 404);
     throw err;
   }
   ctx.status = 204;
-}
-
-class UnsupportedInRaid extends UnsupportedDriverExtension {
-  override readonly code: number = 404;
 }
 
 function requireChangeBootMode(ctx: ApiContext): void {
@@ -156,9 +154,5 @@ export function addStateRoutes(router: Router<ApiState>): void {
   router.put('/v1/nodes/:node_ident/states/secure_boot', setSecureBoot);
   router.get('/v1/nodes/:node_ident/states/console', getConsole);
   router.put('/v1/nodes/:node_ident/states/console', setConsole);
-  // NodesController.states is also a plain attribute in pecan: /nodes/states/{node} and
-  // /nodes/states/console/{node} reach the same controllers with the node as the last segment.
-  router.get('/v1/nodes/states/console/:node_ident', getConsole);
-  router.put('/v1/nodes/states/console/:node_ident', setConsole);
-  router.get('/v1/nodes/states/:node_ident', getStates);
+  // /v1/nodes/states/{node} and the like are rewritten to these paths (middleware/attribute-routes.ts).
 }

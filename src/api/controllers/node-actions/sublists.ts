@@ -13,7 +13,7 @@ import { collection } from '../../collection';
 import { baseUrl, makeLink } from '../../links';
 import { checkPathIdent, getNodeByIdent, routingNotFound } from '../../node-lookup';
 import * as args from '../../schemas/args';
-import { readQuery, validateLimit } from '../../schemas/list-query';
+import { PAGE_ARGS, readListArgs, validateLimit } from '../../schemas/list-query';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
 import { isoformat } from '../../views/resource-dict';
@@ -66,9 +66,7 @@ function biosView(base: string, setting: BiosSettingRecord, nodeRef: string, fie
 
 async function listBios(ctx: Ctx): Promise<void> {
   const ident = lookup(ctx, V.BIOS_INTERFACE);
-  const q = readQuery(ctx, ['detail', 'fields']);
-  const fields = args.stringList('fields', q.fields);
-  const detail = args.boolean('detail', q.detail);
+  const { fields, detail } = readListArgs(ctx, { fields: args.stringList, detail: args.boolean });
   const node = await getNodeByIdent(ctx, ident);
   const allowQuery = ctx.state.version >= V.BIOS_REGISTRY;
   if (detail !== null && !allowQuery) {
@@ -117,10 +115,9 @@ function historyView(base: string, nodeUuid: string, event: NodeHistoryRecord, d
 
 async function listHistory(ctx: Ctx): Promise<void> {
   const ident = lookup(ctx, V.NODE_HISTORY);
-  const q = readQuery(ctx, ['detail', 'marker', 'limit']);
-  const detail = args.boolean('detail', q.detail) ?? false;
-  const marker = args.uuid('marker', q.marker);
-  const limitArg = args.integer('limit', q.limit);
+  const { detail: detailArg, marker, limit: limitArg } =
+    readListArgs(ctx, { detail: args.boolean, marker: PAGE_ARGS.marker, limit: PAGE_ARGS.limit });
+  const detail = detailArg ?? false;
   const node = await getNodeByIdent(ctx, ident);
   if (marker !== null) await historyMarker(ctx, marker);
   const limit = validateLimit(ctx, limitArg);

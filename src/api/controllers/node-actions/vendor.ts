@@ -3,10 +3,10 @@
  * and calls to them, relayed untouched through the conductor.
  */
 import type Router from '@koa/router';
+import { ClientSideError } from '../../../common/errors';
 import { getNodeByIdent } from '../../node-lookup';
 import * as args from '../../schemas/args';
 import type { ApiContext, ApiState } from '../../state';
-import { ClientSideError } from '../node-errors';
 import { addPassthruCallRoutes, passthruMethod } from '../passthru-method';
 import { accepted, bodyOrEmpty, conductorTopic, nodeIdentArg, readArgs } from './params';
 

@@ -116,21 +116,34 @@ function checkExpectation(current: NodeRecord, expect: NodeExpectation | undefin
 
 const INSPECT_STATES = new Set(['inspecting', 'inspect wait']);
 
-/** Ironic's _do_update_node side effects of a provision_state change. */
-function provisionSideEffects(current: NodeRecord, values: NodeValues, now: Date): NodeValues {
-  if (values.provision_state === undefined) return values;
-  const out: NodeValues & { provision_updated_at?: Date | null } = { ...values, provision_updated_at: now };
-  const fromInspect = INSPECT_STATES.has(current.provision_state ?? '');
-  if (values.provision_state === 'inspecting') {
-    out.inspection_started_at = now;
-    out.inspection_finished_at = null;
-  } else if (fromInspect && values.provision_state === 'manageable') {
-    out.inspection_finished_at = now;
-    out.inspection_started_at = null;
-  } else if (fromInspect && values.provision_state === 'inspect failed') {
-    out.inspection_started_at = null;
+/** Ironic's _do_update_node: the stamps a provision_state write from `prev` adds. */
+function provisionStamps(prev: string | null, next: string | null, now: Date): NodeValues {
+  const fromInspect = INSPECT_STATES.has(prev ?? '');
+  if (next === 'inspecting') return { provision_updated_at: now, inspection_started_at: now, inspection_finished_at: null };
+  if (fromInspect && next === 'manageable') {
+    return { provision_updated_at: now, inspection_finished_at: now, inspection_started_at: null };
   }
-  return out;
+  if (fromInspect && next === 'inspect failed') return { provision_updated_at: now, inspection_started_at: null };
+  return { provision_updated_at: now };
+}
+
+/** What a node write sets: the changes, their stamps and updated_at. */
+type WrittenNode = NodeValues & { updated_at: Date };
+
+/**
+ * The one node write (dbapi update_node): `changes`, the stamps a provision_state write adds, and
+ * updated_at. Returns all it wrote, for callers that hold the node.
+ */
+async function writeNode(ex: Executor, db: Database, current: Pick<NodeRecord, 'id' | 'uuid' | 'provision_state'>,
+  changes: NodeValues): Promise<WrittenNode> {
+  if ('uuid' in changes && changes.uuid !== undefined) {
+    throw new InvalidParameterError('Cannot overwrite UUID for an existing Node.');
+  }
+  const now = new Date();
+  const stamps = changes.provision_state === undefined ? {} : provisionStamps(current.provision_state, changes.provision_state, now);
+  const written: WrittenNode = { ...changes, ...stamps, updated_at: now };
+  await updateWhere(ex, db.dialect, 'nodes', { id: current.id }, written, nodeDuplicate(changes, current.uuid));
+  return written;
 }
 
 /**
@@ -139,27 +152,22 @@ function provisionSideEffects(current: NodeRecord, values: NodeValues, now: Date
  */
 export async function update(db: Database, ident: NodeIdent, values: NodeValues, expect?: NodeExpectation):
   Promise<NodeWithRelations> {
-  if ('uuid' in values && values.uuid !== undefined) {
-    throw new InvalidParameterError('Cannot overwrite UUID for an existing Node.');
-  }
   const id = await db.transaction(async (trx) => {
     const current = decodeRow<NodeRecord>('nodes', await fetchRaw(trx, ident, true));
     if (!checkExpectation(current, expect)) throw new ConcurrentUpdateError('Node', current.uuid);
-    const now = new Date();
-    await updateWhere(trx, db.dialect, 'nodes', { id: current.id },
-      { ...provisionSideEffects(current, values, now), updated_at: now }, nodeDuplicate(values, current.uuid));
+    await writeNode(trx, db, current, values);
     return current.id;
   });
   return loadOne(db.knex, id);
 }
 
 /**
- * Sets exactly `changes` on the node row, updated_at stamped: a conductor task's save, which
- * works out the provision side effects itself.
+ * A conductor task's save of the node it holds: `changes` against `saved`, the row as the task
+ * last loaded or saved it. Returns all it wrote (with the provision stamps and updated_at).
  */
-export async function updateFields(db: Database, node: Pick<NodeRecord, 'id' | 'uuid'>, changes: NodeValues): Promise<void> {
-  if (Object.keys(changes).length === 0) return;
-  await updateWhere(db.knex, db.dialect, 'nodes', { id: node.id }, changes, nodeDuplicate(changes, node.uuid));
+export async function updateFields(db: Database, saved: Pick<NodeRecord, 'id' | 'uuid' | 'provision_state'>,
+  changes: NodeValues): Promise<WrittenNode> {
+  return writeNode(db.knex, db, saved, changes);
 }
 
 /** Tables whose rows belong to a node and go with it (Ironic's destroy_node, plus firmware). */

@@ -88,3 +88,15 @@ function encodeInsertDate(db: Database, date: Date): string {
   const row = encodeInsert('node_history', { created_at: date }, db.dialect, date);
   return String(row.created_at);
 }
+
+/**
+ * get_child_node_ids_by_parent_uuid: the ids of the nodes whose parent_node is this UUID, by id;
+ * `excludeDedicatedPower` leaves out those whose driver_info says has_dedicated_power_supply.
+ */
+export async function childNodeIds(db: Database, parentUuid: string, excludeDedicatedPower: boolean): Promise<number[]> {
+  const rows = await db.knex('nodes').select('id', 'driver_info').where({ parent_node: parentUuid }).orderBy('id') as
+    Array<Record<string, unknown>>;
+  return rows.map((r) => decodeRow<Pick<NodeRecord, 'id' | 'driver_info'>>('nodes', r))
+    .filter((n) => !(excludeDedicatedPower && (n.driver_info ?? {}).has_dedicated_power_supply))
+    .map((n) => n.id);
+}
