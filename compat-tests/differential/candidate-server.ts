@@ -7,6 +7,7 @@ import { sendRaw } from './http-client';
 import { referenceLikeConf } from '../support/target';
 import { killGroup } from '../support/process-group';
 import { readTail, removeDir, ServerStartError, type ServerHandle } from './server-handle';
+import { DIFFERENTIAL_HEARTBEAT_TIMEOUT } from './reference-server';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const CANDIDATE_ENTRY = path.join(REPO_ROOT, 'dist', 'src', 'cmd', 'ironic.js');
@@ -17,9 +18,12 @@ export function candidateAvailable(): boolean {
   return fs.existsSync(CANDIDATE_ENTRY);
 }
 
-/** Same options, in the same sections, as start.sh writes for the reference (including `host = reference`). */
+/**
+ * Same options, in the same sections, as start.sh writes for the reference (including `host = reference`),
+ * plus the heartbeat timeout the reference gets (the conf ends in [conductor]).
+ */
 export function ironicConf(dir: string, port: number): string {
-  return referenceLikeConf(dir, port, `log_file = ${dir}/ironic.log`);
+  return `${referenceLikeConf(dir, port, `log_file = ${dir}/ironic.log`)}heartbeat_timeout = ${DIFFERENTIAL_HEARTBEAT_TIMEOUT}\n`;
 }
 
 export async function startCandidate(label: string, port: number): Promise<ServerHandle> {

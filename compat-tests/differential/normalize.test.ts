@@ -66,6 +66,24 @@ test('the maximum version is replaced only when the case asks for it', () => {
   assert.deepEqual(normalized.body, { other: '1.821', text: 'range is: [1.1, <max>].', version: '<max>' });
 });
 
+test('against an outgrown reference, statements of the maximum compare as <max> in every case', () => {
+  const n = new Normalizer(17001, '1.82', { maxVersionEverywhere: true });
+  const headers = { 'x-openstack-ironic-api-version': '1.82', 'x-openstack-ironic-api-maximum-version': '1.82' };
+  const body = {
+    version: { version: '1.82', min_version: '1.1' },
+    range: 'The supported version range is: [1.1, 1.82].',
+    needs: 'The minimal required API version should be 1.82',
+  };
+  const r = n.response(raw(body, headers), { maxVersionNormalized: false });
+  assert.equal(r.headers['x-openstack-ironic-api-maximum-version'], '<max>');
+  assert.equal(r.headers['x-openstack-ironic-api-version'], '1.82');
+  assert.deepEqual(r.body, {
+    needs: 'The minimal required API version should be 1.82',
+    range: 'The supported version range is: [1.1, <max>].',
+    version: { min_version: '1.1', version: '<max>' },
+  });
+});
+
 test('comparison ignores key order and reports each differing path', () => {
   const a = { status: 200, headers: { 'x-openstack-ironic-api-version': '1.1' }, body: { a: 1, b: [1, 2], c: { d: 'x' } } };
   const b = { status: 201, headers: { 'x-openstack-ironic-api-version': null }, body: { c: { d: 'y' }, b: [1], a: 1, e: true } };

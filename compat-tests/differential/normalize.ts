@@ -24,10 +24,21 @@ const COMPARED_HEADERS = [
 ];
 /** Headers whose presence, not value, is compared. */
 const PRESENCE_HEADERS = ['openstack-request-id', 'x-openstack-request-id'];
-const VERSION_HEADERS = new Set(['x-openstack-ironic-api-maximum-version', 'x-openstack-ironic-api-version']);
+const MAX_VERSION_HEADER = 'x-openstack-ironic-api-maximum-version';
+const REQUESTED_VERSION_HEADER = 'x-openstack-ironic-api-version';
 
 export interface NormalizeOptions {
   maxVersionNormalized: boolean;
+}
+
+interface NormalizerOptions {
+  /**
+   * The places that state the server's maximum version compare as `<max>` in every case, not only in cases
+   * that ask for the newest version: the maximum-version header, `version` members of version documents and
+   * the supported range in version errors. For a reference whose maximum ironic-ts has outgrown; a version a
+   * request names (and its echo) stays as it is.
+   */
+  maxVersionEverywhere?: boolean;
 }
 
 export class Normalizer {
@@ -38,6 +49,7 @@ export class Normalizer {
   constructor(
     private readonly port: number,
     private readonly maxVersion: string,
+    private readonly options: NormalizerOptions = {},
   ) {}
 
   /** Names a uuid after the case variable that captured it, so later order differences cannot renumber it. */
@@ -64,7 +76,10 @@ export class Normalizer {
   }
 
   private headerValue(name: string, value: string, opts: NormalizeOptions): string {
-    if (VERSION_HEADERS.has(name) && opts.maxVersionNormalized && value === this.maxVersion) return '<max>';
+    if (value === this.maxVersion) {
+      if (name === MAX_VERSION_HEADER && (opts.maxVersionNormalized || this.everywhere)) return '<max>';
+      if (name === REQUESTED_VERSION_HEADER && opts.maxVersionNormalized) return '<max>';
+    }
     return this.text(value, opts);
   }
 
@@ -74,6 +89,7 @@ export class Normalizer {
         this.learnHostName(v);
         return '<host>';
       }
+      if (key === 'version' && this.everywhere && v === this.maxVersion) return '<max>';
       return this.text(v, opts);
     }
     if (Array.isArray(v)) {
@@ -96,7 +112,12 @@ export class Normalizer {
     out = out.replace(UUID_RE, (u) => this.uuidPlaceholder(u));
     for (const host of this.hostNames) out = replaceHostSegment(out, host);
     if (opts.maxVersionNormalized) out = replaceVersionToken(out, this.maxVersion);
+    else if (this.everywhere) out = out.split(`, ${this.maxVersion}]`).join(', <max>]');
     return out;
+  }
+
+  private get everywhere(): boolean {
+    return this.options.maxVersionEverywhere === true;
   }
 
   private uuidPlaceholder(uuid: string): string {

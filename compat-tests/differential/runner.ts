@@ -8,6 +8,8 @@ export interface Target {
   port: number;
   /** The server's own maximum API version, read from `GET /`. */
   maxVersion: string;
+  /** See NormalizerOptions.maxVersionEverywhere. */
+  maxVersionEverywhere: boolean;
 }
 
 export interface StepOutcome {
@@ -26,7 +28,7 @@ const DEFAULT_WAIT_MS = 20_000;
 const POLL_INTERVAL_MS = 150;
 
 export async function runCases(target: Target, groups: readonly CaseGroup[]): Promise<StepOutcome[]> {
-  const normalizer = new Normalizer(target.port, target.maxVersion);
+  const normalizer = new Normalizer(target.port, target.maxVersion, { maxVersionEverywhere: target.maxVersionEverywhere });
   const vars: Vars = new Map();
   const outcomes: StepOutcome[] = [];
   for (const g of groups) {

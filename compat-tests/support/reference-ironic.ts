@@ -19,6 +19,8 @@ export const REFERENCE_RELEASES = ['2023.1', '2025.1'] as const;
 export type ReferenceRelease = (typeof REFERENCE_RELEASES)[number];
 /** The Ironic version each release's Debian package carries. */
 export const IRONIC_VERSION: Readonly<Record<ReferenceRelease, string>> = { '2023.1': '21.4.4', '2025.1': '29.0.5' };
+/** The release ironic-ts answers like; an older reference is compared where 29.0.5 did not change behaviour. */
+export const CURRENT_RELEASE: ReferenceRelease = '2025.1';
 
 /** The first 2025.1 start builds the Debian 13 root (minutes); later starts take seconds. */
 const LAUNCH_TIMEOUT_MS = 15 * 60_000;

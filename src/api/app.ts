@@ -37,8 +37,8 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   app.use(rewriteUnversionedPaths);
   app.use(rewriteAttributeRoutes);
 
+  app.use(onlyRootOrV1(negotiateVersion(deps.maxMinor)));
   app.use(rootRouter().routes());
-  app.use(onlyV1(negotiateVersion(deps.maxMinor)));
   app.use(onlyV1(jsonBody({
     general: deps.conf.int('api', 'max_json_body_size'),
     provision: deps.conf.int('api', 'max_json_body_size_provision'),
@@ -55,6 +55,10 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   return app;
+}
+
+function onlyRootOrV1(middleware: Koa.Middleware<ApiState>): Koa.Middleware<ApiState> {
+  return (ctx, next) => (ctx.path === '/' ? middleware(ctx, next) : onlyV1(middleware)(ctx, next));
 }
 
 function onlyV1(middleware: Koa.Middleware<ApiState>): Koa.Middleware<ApiState> {

@@ -127,7 +127,8 @@ export async function destroyPortgroup(ctx: ConductorContext, tasks: TaskManager
   const pg = await findPortgroup(ctx.db, uuid);
   const nodeUuid = await nodeUuidOf(ctx, pg.node_id);
   const remove = async () => {
-    if (await portgroupHasPorts(ctx.db, pg.id)) throw new PortgroupNotEmpty({ portgroup: pg.uuid });
+    // destroy_portgroup names the group by its database id, as 29.0.5 reports it.
+    if (await portgroupHasPorts(ctx.db, pg.id)) throw new PortgroupNotEmpty({ portgroup: String(pg.id) });
     await deletePortgroupRow(ctx.db, pg.id);
   };
   if (!nodeUuid) return remove();

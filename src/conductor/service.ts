@@ -8,6 +8,7 @@ import type { OptionName } from '../conf/registry';
 import type { Database } from '../db/connection';
 import { clearTargetPowerStateOf, releaseAllFor } from '../db/repositories/nodes';
 import { registerConductor, touchConductor, unregisterConductor } from '../db/repositories/conductor-registry-queries';
+import { conductorsHeartbeat } from '../db/heartbeats';
 import { log } from '../common/log';
 import type { ConductorApi } from '../rpc/conductor-api';
 import { DriverFactory } from '../drivers/driver-factory';
@@ -71,10 +72,10 @@ export async function startConductorService(opts: { conf: Config; db: Database }
   const powerSync = new PowerSync(manager, rings);
   await failTransientStates(manager, rings);
 
-  const heartbeat = setInterval(() => {
+  const heartbeat = conductorsHeartbeat(db) ? setInterval(() => {
     touchConductor(db, host).catch((err: unknown) => log.error(`Conductor heartbeat failed: ${(err as Error).message}`));
-  }, Math.max(1, conf.int('conductor', 'heartbeat_interval')) * 1000);
-  heartbeat.unref();
+  }, Math.max(1, conf.int('conductor', 'heartbeat_interval')) * 1000) : undefined;
+  heartbeat?.unref();
   const tasks = periodicTasks(conf, db, manager, rings, powerSync);
   const scheduler = new PeriodicScheduler();
   scheduler.start(tasks);

@@ -11,14 +11,12 @@ import { pyRepr } from '../common/python/repr';
 import type { Config } from '../conf/config';
 import { parseDict } from '../conf/values';
 import type { Task } from './task';
-import { lookupTable } from '../common/own-keys';
+import { STEP_INTERFACES } from '../common/step-interfaces';
 
 const stepId = (s: { interface: string; step: string }): string => `${s.interface}.${s.step}`;
 
-/** CLEANING_INTERFACE_PRIORITY (= DEPLOYING_ and SERVICING_ in Ironic 2025.1): ties in step priority. */
-const INTERFACE_PRIORITY: Readonly<Record<string, number>> = lookupTable({
-  vendor: 7, power: 6, management: 5, firmware: 4, deploy: 3, bios: 2, raid: 1,
-});
+/** Tie-break priority of each step interface: the first of STEP_INTERFACES ranks highest. */
+const INTERFACE_PRIORITY: ReadonlyMap<string, number> = new Map(STEP_INTERFACES.map((name, i) => [name, STEP_INTERFACES.length - i]));
 
 export interface NodeStep {
   interface: string;
@@ -69,7 +67,7 @@ export function withPriorityOverrides<T extends { interface: string; step: strin
 
 /** Highest priority first; ties broken by interface priority (steps._sorted_steps). */
 export function sortSteps<T extends { priority?: number; interface: string }>(steps: T[]): T[] {
-  const key = (s: T) => [s.priority ?? 0, INTERFACE_PRIORITY[s.interface] ?? 0];
+  const key = (s: T) => [s.priority ?? 0, INTERFACE_PRIORITY.get(s.interface) ?? 0];
   return [...steps].sort((a, b) => {
     const [pa, ia] = key(a);
     const [pb, ib] = key(b);

@@ -42,7 +42,7 @@ export interface NodeRedaction {
 }
 
 /** The mask the API applies to a dict field beyond URL credentials (src/api/views/node-masking.ts). */
-export type NodeMask = 'passwords' | 'instance-secrets' | 'agent-token';
+export type NodeMask = 'passwords' | 'driver-secrets' | 'instance-secrets';
 
 /**
  * The provision states a PATCH may change a field in, checked by the conductor's update_node (the
@@ -147,11 +147,11 @@ export const NODE_FIELD_DECLS = [
     filters: byString(V.DRIVER_FILTER),
   },
   {
-    name: 'driver_info', column: 'dict', api: 'shown', input: 'dict', patchable: true, policy: rule('driver_info'), mask: 'passwords',
+    name: 'driver_info', column: 'dict', api: 'shown', input: 'dict', patchable: true, policy: rule('driver_info'), mask: 'driver-secrets',
     redact: { rule: 'baremetal:node:get:driver_info', text: '** Redacted - requires baremetal:node:get:driver_info permission. **' },
   },
   {
-    name: 'driver_internal_info', column: 'dict', api: 'shown', since: V.DRIVER_INTERNAL_INFO, mask: 'agent-token',
+    name: 'driver_internal_info', column: 'dict', api: 'shown', since: V.DRIVER_INTERNAL_INFO, mask: 'passwords',
     redact: {
       rule: 'baremetal:node:get:driver_internal_info',
       text: '** Redacted - Requires baremetal:node:get:driver_internal_info permission. **',

@@ -47,7 +47,8 @@ export class RingManager {
       if (attempt && rings.size === 0) throw new TemporaryFailure();
     }
     throw new NoValidHost({
-      reason: `No conductor service registered which supports driver ${node.driver} for conductor group "${node.conductor_group ?? ''}".`,
+      reason: `No conductor service registered which supports driver ${node.driver} for conductor group "${node.conductor_group ?? ''}". ` +
+        'Ensure the driver is valid and enabled.',
     });
   }
 

@@ -33,9 +33,9 @@ describe('/v1/deploy_templates', () => {
         "Schema error for template: 'bad' is not valid under any of the given schemas. Possible root cause: 'bad' does not match '^CUSTOM_[A-Z0-9_]+$'"],
       [{ name: 'CUSTOM_X', steps: [] }, 400, 'Schema error for template: [] is too short'],
       [{ name: 'CUSTOM_X', steps: [step('boot', 'a', 1)] }, 400,
-        "Schema error for template: 'boot' is not one of ['power', 'management', 'deploy', 'bios', 'raid']"],
+        "Schema error for template: 'boot' is not one of ['vendor', 'power', 'management', 'firmware', 'deploy', 'bios', 'raid']"],
       [{ name: 'CUSTOM_X', steps: [step('bios', 'a', 1), step('bios', 'a', 2)] }, 400,
-        'Deploy template invalid: Duplicate deploy steps. A deploy template cannot have multiple deploy steps with the same interface and step. Duplicates: interface: bios, step: a.'],
+        'Deploy template invalid: Duplicate deploy steps. A template cannot have multiple deploy steps with the same interface and step. Duplicates: interface: bios, step: a.'],
     ];
     for (const [body, status, message] of cases) {
       const r = await s.request('POST', '/v1/deploy_templates', { version: V, body });
@@ -56,7 +56,7 @@ describe('/v1/deploy_templates', () => {
     const bad = await s.request('PATCH', '/v1/deploy_templates/CUSTOM_RAID2', {
       version: V, body: [{ op: 'replace', path: '/steps/0/interface', value: 'boot' }],
     });
-    assert.equal(faultOf(bad.json), "Schema error for patch: 'boot' is not one of ['power', 'management', 'deploy', 'bios', 'raid']");
+    assert.equal(faultOf(bad.json), "Schema error for patch: 'boot' is not one of ['vendor', 'power', 'management', 'firmware', 'deploy', 'bios', 'raid']");
   });
 
   it('lists with defaults and pagination, then deletes', async () => {

@@ -62,6 +62,8 @@ describe('node indicators, vendor passthru and RAID validation', () => {
     assert.equal(sync.json, true);
     const async = await s.request('POST', '/v1/nodes/iv1/vendor_passthru?method=second_method', { version: V, body: { bar: 'kazoo' } });
     assert.equal(async.status, 202);
+    const logged = await s.request('POST', '/v1/nodes/iv1/vendor_passthru?method=log_passthrough', { version: V, body: { any: 'argument' } });
+    assert.equal(logged.status, 202);
     const missing = await s.request('POST', '/v1/nodes/iv1/vendor_passthru?method=second_method', { version: V, body: {} });
     assert.equal(missing.status, 400);
     assert.equal(faultOf(missing.json), "Parameter 'bar' not passed to method 'second_method'.");

@@ -101,9 +101,10 @@ test('a node waiting for a deploy callback past deploy_callback_timeout fails', 
 });
 
 test('takeover: a dead conductor\'s reservation is cleared and its deploying node fails', async () => {
-  // A second conductor registered long ago and silent since: dead for heartbeat_timeout.
+  // A second conductor registered long ago, silent since and gone offline: on SQLite, where conductors do
+  // not heartbeat (as 29.0.5), only the online flag makes it dead.
   await registerConductor(tmp.db, 'dead-host', '', ['fake-hardware'], []);
-  await tmp.db.knex('conductors').where({ hostname: 'dead-host' }).update({ updated_at: '2000-01-01 00:00:00' });
+  await tmp.db.knex('conductors').where({ hostname: 'dead-host' }).update({ updated_at: '2000-01-01 00:00:00', online: false });
   const node = await svc.api.createNode({ name: 'orphan', driver: 'fake-hardware' });
   await tmp.db.knex('nodes').where({ id: node.id }).update({
     provision_state: 'deploying', target_provision_state: 'active', reservation: 'dead-host',

@@ -74,7 +74,7 @@ test('automated cleaning runs a step the override enables and the node becomes a
   } finally {
     log.info = info;
   }
-  // The fake vendor's log_passthrough (priority 1) is the only step enabled without the override.
+  // The override's step first, then the fake vendor's log_passthrough (a priority-1 clean step in 29.0.5).
   assert.equal(executed.length, 2, executed.join('\n'));
   assert.match(executed[0], /'step': 'factory_reset', 'priority': 15, .*'interface': 'bios'/);
   assert.match(executed[1], /'step': 'log_passthrough', 'priority': 1, .*'interface': 'vendor'/);

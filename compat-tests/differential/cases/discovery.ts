@@ -8,6 +8,7 @@ export const discovery: CaseGroup = {
     get('root without version header', '/'),
     get('root asking latest', '/', 'latest', { maxVersionNormalized: true }),
     get('root asking 1.83 (root ignores the version)', '/', '1.83'),
+    get('root asking 1.97 (root ignores the version)', '/', '1.97'),
     get('root asking garbage version', '/', 'garbage'),
     get('v1 without trailing slash', '/v1'),
     get('v1 with trailing slash', '/v1/'),

@@ -13,6 +13,7 @@ import { nodeFieldsGroup } from './node-fields';
 import { nodeLists } from './node-lists';
 import { nodePatch } from './node-patch';
 import { nodeStates } from './node-states';
+import { oldVersions } from './old-versions';
 import { nodeSubresources } from './node-subresources';
 import { nodesCrud } from './nodes-crud';
 import { portgroupsGroup } from './portgroups';
@@ -55,6 +56,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   agentEventsGroup,
   serviceRunbooksGroup,
   nodeFieldsGroup,
+  oldVersions,
   v2025FirmwareVmedia,
   v2025Inspection,
   edgeCases,

@@ -1,13 +1,13 @@
 /** Portgroup create/update/delete (portgroup.py post/patch/delete), writes through the conductor. */
 import { randomUUID } from 'node:crypto';
 import {
-  Conflict, ObjectFieldError, InvalidIdentity, InvalidParameterValue, NodeNotFound, NotAcceptable, inBody } from '../../common/errors';
+  Conflict, ObjectFieldError, InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import type { NodeRecord, PortgroupRecord } from '../../db/models';
-import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { getNodeForBodyUuid } from '../node-lookup';
+import { patchedLinkedNode } from './node-link';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import { readQuery } from '../schemas/list-query';
@@ -64,18 +64,6 @@ function patchDocument(pg: PortgroupRecord, nodeUuid: string): Record<string, un
   };
 }
 
-async function patchedNode(ctx: ApiContext, ident: unknown, current: NodeRecord): Promise<NodeRecord> {
-  if (ident === current.uuid) return current;
-  const isInt = typeof ident === 'number' || (typeof ident === 'string' && /^[+-]?\d+$/.test(ident));
-  if (!isInt && !args.isUuidLike(ident)) throw new InvalidIdentity({ identity: args.pyStr(ident) });
-  try {
-    return await nodesRepo.get(ctx.state.deps.db, isInt ? Number(ident) : ident as string);
-  } catch (err) {
-    if (isNotFound(err, 'Node')) throw inBody(new NodeNotFound({ node: args.pyStr(ident) }));
-    throw err;
-  }
-}
-
 function changedFields(pg: PortgroupRecord, doc: Record<string, unknown>, nodeId: number): Partial<PortgroupRecord> {
   const changes: Record<string, unknown> = {};
   for (const field of ['address', 'extra', 'mode', 'name', 'properties', 'standalone_ports_supported', 'uuid']) {
@@ -105,9 +93,10 @@ export async function patchPortgroup(ctx: ApiContext): Promise<void> {
       throw new InvalidParameterValue(`Portgroup ${ident}: Cannot change name to invalid name '${args.pyStr(name)}'`);
     }
   }
+  node = (await patchedLinkedNode(ctx, node, patch, 'node_uuid')) ?? node;
   const doc = applyJsonPatch(patchDocument(pg, node.uuid), patch);
+  doc.node_uuid = node.uuid;
   if (!('mode' in doc)) throw new InvalidParameterValue("'mode' is a mandatory attribute and can not be removed");
-  node = await patchedNode(ctx, doc.node_uuid, node);
   for (const key of Object.keys(doc)) if (!Object.hasOwn(PORTGROUP_SCHEMA.properties!, key)) delete doc[key];
   PORTGROUP_VALIDATOR('patch', doc);
   const changes = changedFields(pg, doc, node.id);

@@ -1,6 +1,6 @@
 /** GET /v1/shards (shard.py, 1.82+): node counts per shard, largest first ("None" for unsharded nodes). */
 import Router from '@koa/router';
-import { defineError, HttpError } from '../../common/errors';
+import { defineError } from '../../common/errors';
 import { readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
@@ -9,10 +9,11 @@ import { refuseOtherVerbs } from './method-rules';
 /** pecan.abort(404) inside an exposed method renders as a fault with webob's text. */
 const ShardNotFound = defineError('HTTPNotFound', 404, 'The resource could not be found.');
 
+/** validation.api_version's webob 404, raised inside the exposed method: a fault with its text. */
+const ShardsTooOld = defineError('HTTPNotFound', 404, 'The API version does not allow shards');
+
 function requireShards(ctx: ApiContext): void {
-  if (ctx.state.version >= V.SHARDS) return;
-  const msg = 'The API version does not allow shards';
-  throw ctx.method === 'GET' ? new HttpError(404, 'Not Found', msg) : new HttpError(405, 'Method Not Allowed', msg);
+  if (ctx.state.version < V.SHARDS) throw new ShardsTooOld();
 }
 
 async function listShards(ctx: ApiContext): Promise<void> {
@@ -34,6 +35,6 @@ export function shardsRouter(): Router<ApiState> {
     requireShards(ctx);
     throw new ShardNotFound();
   });
-  refuseOtherVerbs(router, '/v1/shards', ['get'], requireShards);
+  refuseOtherVerbs(router, '/v1/shards', ['get']);
   return router;
 }

@@ -6,10 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, InvalidInput, inBody } from '../../common/errors';
+  InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, InvalidInput } from '../../common/errors';
 import type { Database } from '../../db/connection';
 import type { NodeRecord } from '../../db/models';
-import { isNotFound } from '../../db/errors';
 import * as nodesRepo from '../../db/repositories/nodes';
 import type { PageOptions } from '../../db/repositories/paginate';
 import type { ConductorApi } from '../../rpc/conductor-api';
@@ -17,6 +16,7 @@ import { collection } from '../collection';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
+import { patchedLinkedNode } from './node-link';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import type { Schema } from '../schemas/jsonschema';
@@ -130,16 +130,6 @@ export async function createVolume<R extends VolumeRecordBase>(kind: VolumeKind<
   ctx.body = kind.sanitize(kind.dict(baseUrl(ctx), created, nodeUuid), null);
 }
 
-async function patchedNode(ctx: ApiContext, ident: unknown, current: NodeRecord): Promise<NodeRecord> {
-  if (ident === current.uuid) return current;
-  try {
-    return await nodesRepo.get(ctx.state.deps.db, String(ident));
-  } catch (err) {
-    if (isNotFound(err, 'Node')) throw inBody(new NodeNotFound({ node: args.pyStr(ident) }));
-    throw err;
-  }
-}
-
 export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
   parentNode: string | null = null): Promise<void> {
   readQuery(ctx, []);
@@ -156,8 +146,10 @@ export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R
     }
   }
   const { node_id: _nodeId, ...rest } = record as unknown as Record<string, unknown>;
-  const doc = applyJsonPatch<Record<string, unknown>>({ ...rest, node_uuid: node.uuid }, patch);
-  node = await patchedNode(ctx, doc.node_uuid, node);
+  node = (await patchedLinkedNode(ctx, node, patch, 'node_uuid')) ?? node;
+  // As Ironic: node_uuid starts out null (so a remove applies) and ends as the authorized node.
+  const doc = applyJsonPatch<Record<string, unknown>>({ ...rest, node_uuid: null }, patch);
+  doc.node_uuid = node.uuid;
   for (const key of Object.keys(doc)) if (!Object.hasOwn(kind.schema.properties!, key)) delete doc[key];
   kind.validate('patch', doc);
   const changes: Record<string, unknown> = {};

@@ -2,6 +2,7 @@
 import { InvalidDeployTemplate } from '../../common/errors';
 import { andValid, dictValid, schema, uuid, Validator } from './args';
 import type { Schema } from './jsonschema';
+import { STEP_INTERFACES } from '../../common/step-interfaces';
 import { TRAIT_SCHEMA } from './node';
 
 /** api utils DEPLOY_STEP_SCHEMA; interfaces in conductor steps' DEPLOYING_INTERFACE_PRIORITY order. */
@@ -9,7 +10,7 @@ export const DEPLOY_STEP_SCHEMA: Schema = {
   type: 'object',
   properties: {
     args: { type: 'object' },
-    interface: { type: 'string', enum: ['power', 'management', 'deploy', 'bios', 'raid'] },
+    interface: { type: 'string', enum: [...STEP_INTERFACES] },
     priority: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', minLength: 1, pattern: '^[0-9]+$' }] },
     step: { type: 'string', minLength: 1 },
   },
@@ -33,10 +34,10 @@ export const TEMPLATE_SCHEMA: Schema = {
 export const TEMPLATE_PATCH_ALLOWED_FIELDS = ['extra', 'name', 'steps', 'description'] as const;
 
 /**
- * api utils duplicate_steps: a template (or runbook) may not name the same interface/step twice.
- * `noun` is how the message names it: "deploy template" in Ironic 21.4.4, "template" in 2025.1.
+ * api utils duplicate_steps: a template (or runbook) may not name the same interface/step twice;
+ * Ironic 2025.1 calls both a "template" in the message.
  */
-export const duplicateSteps = (noun: string): Validator => (_name, value) => {
+export const duplicateSteps: Validator = (_name, value) => {
   if (value === null) return value;
   const steps = ((value as { steps?: { interface: string; step: string }[] }).steps ?? []);
   const counts = new Map<string, number>();
@@ -46,10 +47,10 @@ export const duplicateSteps = (noun: string): Validator => (_name, value) => {
   }
   const dups = [...counts].filter(([, n]) => n > 1).map(([k]) => k);
   if (dups.length) {
-    throw new InvalidDeployTemplate({ err: `Duplicate deploy steps. A ${noun} cannot have multiple deploy steps ` +
+    throw new InvalidDeployTemplate({ err: `Duplicate deploy steps. A template cannot have multiple deploy steps ` +
       `with the same interface and step. Duplicates: ${dups.join('; ')}` });
   }
   return value;
 };
 
-export const TEMPLATE_VALIDATOR: Validator = andValid(schema(TEMPLATE_SCHEMA), duplicateSteps('deploy template'), dictValid({ uuid }));
+export const TEMPLATE_VALIDATOR: Validator = andValid(schema(TEMPLATE_SCHEMA), duplicateSteps, dictValid({ uuid }));

@@ -8,6 +8,7 @@ import type { NodeFieldDecl, NodeInput } from '../../db/node-fields';
 import * as args from './args';
 import type { Schema } from './jsonschema';
 import { STANDARD_TRAITS } from './node-standard-traits';
+import { STEP_INTERFACES } from '../../common/step-interfaces';
 import { NETWORK_DATA_SCHEMA } from './network-data';
 
 const INPUT_SCHEMAS: Readonly<Record<NodeInput, Schema>> = {
@@ -65,9 +66,6 @@ export const VIF_SCHEMA: Schema = {
   required: ['id'],
 };
 
-/** conductor steps' CLEANING_INTERFACE_PRIORITY, in its order (Ironic 2025.1). */
-export const STEP_INTERFACES = ['vendor', 'power', 'management', 'firmware', 'deploy', 'bios', 'raid'];
-
 /** A property schema with Ironic's `description` (not validated, but shown in Ironic's error text). */
 function described(description: string, schema: Schema): Schema {
   return { description, ...schema } as Schema;
@@ -79,7 +77,7 @@ export const CLEAN_STEPS_SCHEMA: Schema = {
     type: 'object',
     required: ['interface', 'step'],
     properties: {
-      interface: described('driver interface', { enum: STEP_INTERFACES }),
+      interface: described('driver interface', { enum: [...STEP_INTERFACES] }),
       step: described('name of clean step', { type: 'string', minLength: 1 }),
       args: described('additional args', { type: 'object', properties: {} }),
       order: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', minLength: 1, pattern: '^[0-9]+$' }] },
@@ -96,7 +94,7 @@ export const DEPLOY_STEPS_SCHEMA: Schema = {
     type: 'object',
     properties: {
       args: { type: 'object' },
-      interface: { type: 'string', enum: STEP_INTERFACES },
+      interface: { type: 'string', enum: [...STEP_INTERFACES] },
       priority: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', minLength: 1, pattern: '^[0-9]+$' }] },
       step: { type: 'string', minLength: 1 },
     },

@@ -2,14 +2,15 @@
 import { andValid, dictValid, schema, uuid, type Validator } from './args';
 import { duplicateSteps } from './deploy-template';
 import type { Schema } from './jsonschema';
-import { STEP_INTERFACES, TRAIT_SCHEMA } from './node';
+import { STEP_INTERFACES } from '../../common/step-interfaces';
+import { TRAIT_SCHEMA } from './node';
 
 /** A runbook step: ordered by `order` rather than prioritised; interfaces as cleaning knows them. */
 export const RUNBOOK_STEP_SCHEMA: Schema = {
   type: 'object',
   properties: {
     args: { type: 'object' },
-    interface: { type: 'string', enum: STEP_INTERFACES },
+    interface: { type: 'string', enum: [...STEP_INTERFACES] },
     step: { type: 'string', minLength: 1 },
     order: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', minLength: 1, pattern: '^[0-9]+$' }] },
   },
@@ -35,4 +36,4 @@ export const RUNBOOK_SCHEMA: Schema = {
 
 export const RUNBOOK_PATCH_ALLOWED_FIELDS = ['extra', 'name', 'steps', 'description', 'public', 'owner'] as const;
 
-export const RUNBOOK_VALIDATOR: Validator = andValid(schema(RUNBOOK_SCHEMA), duplicateSteps('template'), dictValid({ uuid }));
+export const RUNBOOK_VALIDATOR: Validator = andValid(schema(RUNBOOK_SCHEMA), duplicateSteps, dictValid({ uuid }));

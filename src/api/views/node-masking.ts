@@ -1,8 +1,9 @@
 /**
- * Hiding secrets in a node's fields as Ironic's node_sanitize does without the show_password /
- * show_instance_secrets policies: strutils.mask_dict_password on driver_info and instance_info,
- * then configdrive, image_url and the agent token replaced outright. Beyond Ironic, the userinfo
- * of every URL in any dict or string field is masked too (src/common/mask.ts holds the masking).
+ * Hiding secrets in a node's fields as Ironic 29.0.5's node_sanitize does without the show_password /
+ * show_instance_secrets policies: strutils.mask_dict_password on driver_info, instance_info and
+ * driver_internal_info, then the SNMP keys, configdrive and image_url replaced outright. Beyond
+ * Ironic, the userinfo of every URL in any dict or string field is masked too (src/common/mask.ts
+ * holds the masking).
  */
 import { pyTruthy } from '../../common/python/truthiness';
 import {
@@ -19,6 +20,16 @@ function maskInstanceInfo(info: Record<string, unknown>): Record<string, unknown
   return out;
 }
 
+/** SNMPv3 keys: secrets whose names no password pattern catches, masked when set. */
+const SNMP_SECRETS = ['snmp_auth_key', 'snmp_priv_key'];
+
+function maskDriverInfo(info: Record<string, unknown>): Record<string, unknown> {
+  const out = maskDictPassword(info);
+  for (const key of SNMP_SECRETS) if (pyTruthy(out[key])) out[key] = SECRET;
+  return out;
+}
+
+/** The agent token alone: what an old-version lookup may see of driver_internal_info's token. */
 export function maskDriverInternalInfo(info: Record<string, unknown>): Record<string, unknown> {
   if (!pyTruthy(info.agent_secret_token)) return info;
   return { ...info, agent_secret_token: SECRET };
@@ -39,8 +50,8 @@ const identity: DictMask = (d) => d;
 
 const MASKS: Readonly<Record<NodeMask, FieldMask>> = {
   passwords: { mayChange: jsonNamePrefilter(SANITIZE_KEYS), mask: maskDictPassword },
+  'driver-secrets': { mayChange: jsonNamePrefilter([...SANITIZE_KEYS, ...SNMP_SECRETS]), mask: maskDriverInfo },
   'instance-secrets': { mayChange: jsonNamePrefilter([...SANITIZE_KEYS, 'image_url']), mask: maskInstanceInfo },
-  'agent-token': { mayChange: jsonNamePrefilter(['agent_secret_token']), mask: maskDriverInternalInfo },
 };
 
 /** Each field's own mask, as the node field registry names it. */

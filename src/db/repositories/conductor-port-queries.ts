@@ -73,7 +73,13 @@ export async function insertPort(db: Database, values: Partial<PortRecord>): Pro
   return findPort(db, v.uuid);
 }
 
+/** Nothing changed, nothing written: SQLAlchemy issues no UPDATE (and stamps no updated_at) for a clean object. */
+function unchanged(changes: object): boolean {
+  return Object.keys(changes).length === 0;
+}
+
 export async function updatePortRow(db: Database, id: number, changes: Partial<PortRecord>): Promise<void> {
+  if (unchanged(changes)) return;
   const row = encodeRow('ports', { ...changes, updated_at: new Date() }, db.dialect);
   await guarded(() => db.knex('ports').where({ id }).update(row), (c) => portDuplicate(c, changes));
 }
@@ -90,6 +96,7 @@ export async function insertPortgroup(db: Database, values: Partial<PortgroupRec
 }
 
 export async function updatePortgroupRow(db: Database, id: number, changes: Partial<PortgroupRecord>): Promise<void> {
+  if (unchanged(changes)) return;
   const row = encodeRow('portgroups', { ...changes, updated_at: new Date() }, db.dialect);
   await guarded(() => db.knex('portgroups').where({ id }).update(row), (c) => portgroupDuplicate(c, changes));
 }

@@ -4,6 +4,7 @@
  */
 import { decodeRow, encodeInsert, encodeRow } from '../codec';
 import type { Database } from '../connection';
+import { conductorsHeartbeat } from '../heartbeats';
 import type { ConductorRecord } from '../models';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -86,15 +87,20 @@ async function listConductors(db: Database): Promise<ConductorRecord[]> {
   return rows.map((r) => decodeRow<ConductorRecord>('conductors', r));
 }
 
+/** The oldest heartbeat that still counts, or none where conductors do not heartbeat. */
+function heartbeatLimit(db: Database, timeoutSeconds: number): number {
+  return conductorsHeartbeat(db) ? Date.now() - timeoutSeconds * 1000 : -Infinity;
+}
+
 /** Hostnames offline or silent for longer than `timeoutSeconds` (get_offline_conductors). */
 export async function offlineConductors(db: Database, timeoutSeconds: number): Promise<string[]> {
-  const limit = Date.now() - timeoutSeconds * 1000;
+  const limit = heartbeatLimit(db, timeoutSeconds);
   return (await listConductors(db)).filter((c) => !c.online || lastSeen(c) < limit).map((c) => c.hostname);
 }
 
 /** `"<group>:<hardware type>"` -> live hostnames (get_active_hardware_type_dict with groups). */
 export async function activeHardwareTypeHosts(db: Database, timeoutSeconds: number): Promise<Map<string, string[]>> {
-  const limit = Date.now() - timeoutSeconds * 1000;
+  const limit = heartbeatLimit(db, timeoutSeconds);
   const rows = await db.knex('conductor_hardware_interfaces as h')
     .join('conductors as c', 'c.id', 'h.conductor_id')
     .distinct('c.hostname', 'c.conductor_group', 'h.hardware_type', 'c.updated_at', 'c.created_at', 'c.online') as

@@ -5,6 +5,7 @@
  */
 import { decodeRow, encodeDate } from '../codec';
 import type { Database } from '../connection';
+import { conductorsHeartbeat } from '../heartbeats';
 import { DuplicateError, NotFoundError } from '../errors';
 import type { ConductorHardwareInterfaceRecord, ConductorRecord } from '../models';
 import { insertRow, selectMany, updateWhere } from './table-access';
@@ -68,18 +69,22 @@ function aliveSince(db: Database, timeoutSeconds: number): string {
   return encodeDate(new Date(Date.now() - timeoutSeconds * 1000), db.dialect);
 }
 
-/** Online conductors that heartbeated within `timeoutSeconds`, optionally of one group. */
+/** Online conductors that heartbeated within `timeoutSeconds` (where they heartbeat), optionally of one group. */
 export async function listAlive(db: Database, timeoutSeconds: number, conductorGroup?: string): Promise<ConductorRecord[]> {
-  const q = db.knex('conductors').where({ online: 1 }).where('updated_at', '>=', aliveSince(db, timeoutSeconds));
+  const q = db.knex('conductors').where({ online: 1 });
+  if (conductorsHeartbeat(db)) q.where('updated_at', '>=', aliveSince(db, timeoutSeconds));
   if (conductorGroup !== undefined) q.where({ conductor_group: conductorGroup });
   const rows = await q.orderBy('id') as Array<Record<string, unknown>>;
   return rows.map((r) => decodeRow<ConductorRecord>('conductors', r));
 }
 
-/** Conductors whose heartbeat is older than the timeout or that are offline. */
+/** Conductors that are offline or (where they heartbeat) whose heartbeat is older than the timeout. */
 export async function listOffline(db: Database, timeoutSeconds: number): Promise<ConductorRecord[]> {
   const rows = await db.knex('conductors')
-    .where((q) => { q.where('online', 0).orWhereNull('online').orWhere('updated_at', '<', aliveSince(db, timeoutSeconds)); })
+    .where((q) => {
+      q.where('online', 0).orWhereNull('online');
+      if (conductorsHeartbeat(db)) q.orWhere('updated_at', '<', aliveSince(db, timeoutSeconds));
+    })
     .orderBy('id') as Array<Record<string, unknown>>;
   return rows.map((r) => decodeRow<ConductorRecord>('conductors', r));
 }
@@ -124,10 +129,11 @@ export async function listHardwareInterfaces(db: Database, conductorIds?: number
  */
 export async function activeHardwareTypes(db: Database, timeoutSeconds: number, useGroups = false):
   Promise<Map<string, Set<string>>> {
-  const rows = await db.knex('conductor_hardware_interfaces as chi')
+  const q = db.knex('conductor_hardware_interfaces as chi')
     .join('conductors as c', 'c.id', 'chi.conductor_id')
-    .where('c.online', 1).where('c.updated_at', '>=', aliveSince(db, timeoutSeconds))
-    .distinct('chi.hardware_type', 'c.hostname', 'c.conductor_group') as
+    .where('c.online', 1);
+  if (conductorsHeartbeat(db)) q.where('c.updated_at', '>=', aliveSince(db, timeoutSeconds));
+  const rows = await q.distinct('chi.hardware_type', 'c.hostname', 'c.conductor_group') as
     Array<{ hardware_type: string; hostname: string; conductor_group: string }>;
   const out = new Map<string, Set<string>>();
   for (const r of rows) {

@@ -12,11 +12,13 @@ import { declareSteps, type DeclaredStep } from '../declared-steps';
 import { pyTruthy } from '../../common/python/truthiness';
 import { lookupTable } from '../../common/own-keys';
 
+const LOG_PASSTHROUGH = 'log_passthrough';
+
 const ROUTES: Readonly<Record<string, VendorRoute>> = lookupTable({
   fourth_method_shared_lock: {
     httpMethods: ['POST'], async: true, description: 'Test if the value of bar is woof', requireExclusiveLock: false,
   },
-  log_passthrough: { httpMethods: ['POST'], async: true, description: 'Test pass-through to wait.' },
+  [LOG_PASSTHROUGH]: { httpMethods: ['POST'], async: true, description: 'Test pass-through to wait.' },
   second_method: { httpMethods: ['POST'], async: true, description: 'Test if the value of bar is kazoo' },
   third_method_sync: { httpMethods: ['POST'], async: false, description: 'Test if the value of bar is meow' },
 });
@@ -30,8 +32,8 @@ const logPassthrough = async (): Promise<null> => null;
 
 /** log_passthrough carries two decorators: a clean step of priority 1 and an out-of-band service step. */
 const STEPS: readonly DeclaredStep[] = [
-  { step: 'log_passthrough', kinds: ['clean'], priority: 1, run: logPassthrough },
-  { step: 'log_passthrough', kinds: ['service'], priority: 0, requiresRamdisk: false, run: logPassthrough },
+  { step: LOG_PASSTHROUGH, kinds: ['clean'], priority: 1, run: logPassthrough },
+  { step: LOG_PASSTHROUGH, kinds: ['service'], priority: 0, requiresRamdisk: false, run: logPassthrough },
   { step: 'trigger_servicewait', kinds: ['service'], priority: 0, run: async () => states.SERVICEWAIT },
 ];
 
@@ -48,7 +50,7 @@ export function createFakeVendor(): VendorInterface {
       }
     },
     async invoke(_task, method, args) {
-      if (method === 'log_passthrough') return null;
+      if (method === LOG_PASSTHROUGH) return null;
       if (!Object.hasOwn(MAGIC, method)) throw new InvalidParameterValue(`No handler for method ${method}`);
       // The Python methods take (task, http_method, bar): any other argument is a TypeError,
       // which Ironic's passthru wrapper reports as VendorPassthruException (a 500); the caller
