@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs missing Debian peers, builds, then runs every test file.
+# The suites that compare with a reference Ironic run against 21.4.4 in the main pass and again
+# against 29.0.5 (IRONIC_REFERENCE_RELEASE=2025.1, in the Debian 13 root) after it.
 # The scale-out tests stop and restart the shared MariaDB and RabbitMQ, so they run last, alone.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,12 +17,15 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 "${runner[@]}" --test-concurrency=2 $main 2>&1 | tee "$log"
 main_rc=${PIPESTATUS[0]}
+reference_2025=(dist/compat-tests/differential/differential.test.js dist/compat-tests/states/state-machine.test.js)
+IRONIC_REFERENCE_RELEASE=2025.1 "${runner[@]}" --test-concurrency=2 "${reference_2025[@]}" 2>&1 | tee -a "$log"
+reference_rc=${PIPESTATUS[0]}
 scaleout_rc=0
 if [ -n "$scaleout" ]; then
   "${runner[@]}" --test-concurrency=1 $scaleout 2>&1 | tee -a "$log"
   scaleout_rc=${PIPESTATUS[0]}
 fi
 sum() { grep -E "^ℹ $1 [0-9]+$" "$log" | awk '{s += $3} END {print s + 0}'; }
-echo "main suite exit $main_rc, scale-out suite exit $scaleout_rc"
+echo "main suite exit $main_rc, against 29.0.5 exit $reference_rc, scale-out suite exit $scaleout_rc"
 echo "tests: $(sum pass) passed, $(sum fail) failed"
-[ "$main_rc" -eq 0 ] && [ "$scaleout_rc" -eq 0 ]
+[ "$main_rc" -eq 0 ] && [ "$reference_rc" -eq 0 ] && [ "$scaleout_rc" -eq 0 ]

@@ -120,6 +120,8 @@ const CHANGED_SINCE_21: Readonly<Record<string, string>> = {
     'node-fields/secure_boot (read only)', 'node-fields/traits (read only)', 'node-fields/conductor (read only)',
     'node-fields/allocation_uuid (read only)', 'errors/bad port ident',
   ].map((key) => [key, RELEASE_2025_NODES_PORTS])),
+  'node-lists/filter fault invalid': 'Against the 21.4.4 reference only: 29.0.5 lists `service failure` among the ' +
+    'valid faults in its refusal, and ironic-ts answers as 29.0.5.',
   "versions/1.83 (above 21.4.4's max)": NEWER_MAXIMUM,
   'versions/version on /v1 document 1.83': NEWER_MAXIMUM,
   'discovery/root without version header': ROOT_NEGOTIATES,

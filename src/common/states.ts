@@ -94,3 +94,6 @@ export const FAULT_POWER_FAILURE = 'power failure';
 export const FAULT_CLEAN_FAILURE = 'clean failure';
 export const FAULT_RESCUE_ABORT_FAILURE = 'rescue abort failure';
 export const FAULT_SERVICE_FAILURE = 'service failure';
+
+/** faults.VALID_FAULTS, in its order (the node list's refusal quotes it). */
+export const VALID_FAULTS: readonly string[] = [FAULT_POWER_FAILURE, FAULT_CLEAN_FAILURE, FAULT_RESCUE_ABORT_FAILURE, FAULT_SERVICE_FAILURE];

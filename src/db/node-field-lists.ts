@@ -57,7 +57,7 @@ export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = lookupTable
 
 /** The fields a PATCH may name, sorted as Ironic lists them in its refusal. */
 export const PATCH_ALLOWED_FIELDS: readonly string[] = ironicOrder(names((f) => f.patchable === true),
-  [['parent_node', 'vendor_interface']]);
+  [['parent_node', 'vendor_interface'], ['firmware_interface', 'parent_node']]);
 
 /** The Node object fields of Ironic (as_dict keys), besides traits. */
 export const OBJECT_FIELDS: readonly string[] = names((f) => f.column !== undefined && (isShown(f) || f.api === 'object'));

@@ -24,17 +24,22 @@ import { traitsGroup, vifsGroup } from './traits-vifs';
 import { v2025FirmwareVmedia } from './v2025-firmware-vmedia';
 import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
+import { v2025VersionSweep } from './v2025-version-sweep';
 import { v2025Inspection } from './v2025-inspection';
 import { v2025NodesPortsGroup } from './v2025-nodes-ports';
 import { serviceRunbooksGroup } from './v2025-service-runbooks';
 import { volumeGroup } from './volume';
 
-// node-lists runs first so that its unfiltered lists hold only its own nodes; errors runs last because a
-// request one server accepts and the other rejects (oversized body, odd types) would shift every later list.
+// node-lists runs first so that its unfiltered lists hold only its own nodes (v2025-nodes-ports next, for the
+// same reason: its /detail lists show every node); errors runs late because a
+// request one server accepts and the other rejects (oversized body, odd types) would shift every later list;
+// v2025-inspection runs last: where the reference fails with a 500, ironic-ts shows a new rule's UUID, which would
+// renumber the UUID placeholders of every later case.
 export const ALL_GROUPS: readonly CaseGroup[] = [
   discovery,
   versions,
   nodeLists,
+  v2025NodesPortsGroup,
   nodesCrud,
   nodePatch,
   chassisGroup,
@@ -51,6 +56,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   deployTemplatesGroup,
   volumeGroup,
   versionSweepGroup,
+  v2025VersionSweep,
   provisioningGroup,
   cleaningGroup,
   agentEventsGroup,
@@ -58,8 +64,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   nodeFieldsGroup,
   oldVersions,
   v2025FirmwareVmedia,
-  v2025Inspection,
   edgeCases,
-  v2025NodesPortsGroup,
   errors,
+  v2025Inspection,
 ];

@@ -16,6 +16,7 @@ import type { NodeFilters } from '../../db/repositories/nodes';
 import { collection, collectionBytes } from '../collection';
 import { baseUrl } from '../links';
 import { MACHINE_STATES } from '../machine';
+import { VALID_FAULTS } from '../../common/states';
 import * as args from '../schemas/args';
 import {
   checkAllowFields, checkSortKey, ListArgsOf, nextArgs, PAGE_ARGS, readQuery, returnFields, validateListArgs, validateLimit,
@@ -31,7 +32,6 @@ import { NodeRow, nodeRefs, nodeRowWriter } from '../views/node-json';
 
 const DEFAULT_LIST_FIELDS = ['instance_uuid', 'maintenance', 'power_state', 'provision_state', 'uuid', 'name'];
 
-const VALID_FAULTS = ['power failure', 'clean failure', 'rescue abort failure'];
 
 const READERS = { uuid: args.uuid, boolean: args.boolean, string: args.string, string_list: args.stringList } as const;
 
@@ -122,7 +122,7 @@ const VALUE_CHECKS: ReadonlyMap<string, (value: string) => void> = new Map([
   ['fault', (fault: string) => {
     if (!VALID_FAULTS.includes(fault)) {
       throw new InvalidParameterValue(`Unrecognized fault "${fault}" is specified, allowed faults are ` +
-        `('power failure', 'clean failure', 'rescue abort failure')`);
+        `(${VALID_FAULTS.map((f) => `'${f}'`).join(', ')})`);
     }
   }],
 ]);
