@@ -100,11 +100,13 @@ function captureVars(c: RequestCase, raw: RawResponse, vars: Vars, normalizer: N
 
 /**
  * Objects created without an explicit capture are named after their case, so that one server failing to
- * create something cannot renumber every later uuid placeholder.
+ * create something cannot renumber every later uuid placeholder. A uuid the request itself gives is
+ * named whatever the answer (a server may store the object and still fail the request).
  */
 function nameCreatedObject(c: RequestCase, raw: RawResponse, normalizer: Normalizer): void {
-  if (raw.status !== 201 || c.capture !== undefined) return;
-  const uuid = lookup(safeJson(raw.bodyText), 'uuid');
+  if (c.capture !== undefined) return;
+  const given = c.method === 'POST' ? lookup(c.body, 'uuid') : undefined;
+  const uuid = typeof given === 'string' ? given : raw.status === 201 ? lookup(safeJson(raw.bodyText), 'uuid') : undefined;
   if (typeof uuid === 'string') normalizer.nameUuid(uuid, `created by "${c.name}"`);
 }
 

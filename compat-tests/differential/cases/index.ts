@@ -32,9 +32,7 @@ import { volumeGroup } from './volume';
 
 // node-lists runs first so that its unfiltered lists hold only its own nodes (v2025-nodes-ports next, for the
 // same reason: its /detail lists show every node); errors runs late because a
-// request one server accepts and the other rejects (oversized body, odd types) would shift every later list;
-// v2025-inspection runs last: where the reference fails with a 500, ironic-ts shows a new rule's UUID, which would
-// renumber the UUID placeholders of every later case.
+// request one server accepts and the other rejects (oversized body, odd types) would shift every later list.
 export const ALL_GROUPS: readonly CaseGroup[] = [
   discovery,
   versions,
@@ -64,7 +62,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   nodeFieldsGroup,
   oldVersions,
   v2025FirmwareVmedia,
+  v2025Inspection,
   edgeCases,
   errors,
-  v2025Inspection,
 ];
