@@ -10,26 +10,18 @@
  * Every expectation was checked against Ironic 29.0.5 (IRONIC_TS_COMPAT_TARGET=reference with
  * IRONIC_REFERENCE_RELEASE=2025.1), including the refusals, which answer the same on both.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTarget, Target } from '../support/target';
+import { serverFor } from './suites/client-server';
 import { DEBIAN13_CLIENTS as clients, parseJson, type RunResult } from '../support/python';
 
 type Row = Record<string, unknown>;
-let target: Target;
+// 29.0.5's defaults (only no-firmware enabled) on both servers: the reference takes no extra conf.
+const server = serverFor(clients);
 
-before(async () => {
-  await clients.prepare();
-  // 29.0.5's defaults (only no-firmware enabled) on both servers: the reference takes no extra conf.
-  target = await startTarget();
-});
-after(async () => {
-  await target?.stop();
-});
-
-const bm = (args: string[]): Promise<RunResult> => clients.baremetal(target.url, args);
+const bm = (args: string[]): Promise<RunResult> => clients.baremetal(server().url, args);
 const bmJson = async <T = Row>(args: string[]): Promise<T> => parseJson<T>(await bm([...args, '-f', 'json']));
-const osJson = async <T = Row>(args: string[]): Promise<T> => parseJson<T>(await clients.openstack(target.url, ['baremetal', ...args, '-f', 'json']));
+const osJson = async <T = Row>(args: string[]): Promise<T> => parseJson<T>(await clients.openstack(server().url, ['baremetal', ...args, '-f', 'json']));
 
 async function ok(res: Promise<RunResult>): Promise<RunResult> {
   const done = await res;
@@ -164,10 +156,10 @@ test('openstack baremetal: child nodes, runbooks, port names, firmware', async (
 
   const runbook = await osJson(['runbook', 'create', '--name', 'CUSTOM_OS', '--steps', JSON.stringify([VENDOR_STEP])]);
   assert.deepEqual([runbook.name, runbook.public], ['CUSTOM_OS', false]);
-  await ok(clients.openstack(target.url, ['baremetal', 'runbook', 'set', 'CUSTOM_OS', '--public', 'true']));
+  await ok(clients.openstack(server().url, ['baremetal', 'runbook', 'set', 'CUSTOM_OS', '--public', 'true']));
   assert.equal((await osJson(['runbook', 'show', 'CUSTOM_OS'])).public, true);
   assert.deepEqual((await osJson(['runbook', 'show', 'CUSTOM_OS'])).steps, [VENDOR_STEP]);
-  await ok(clients.openstack(target.url, ['baremetal', 'runbook', 'delete', 'CUSTOM_OS']));
+  await ok(clients.openstack(server().url, ['baremetal', 'runbook', 'delete', 'CUSTOM_OS']));
   assert.deepEqual((await osJson<Row[]>(['runbook', 'list'])).map((r) => r.Name), ['CUSTOM_RB1']);
 
   const port = await osJson(['port', 'create', '--node', String(parent.uuid), '--name', 'os-port', '52:54:00:00:00:09']);
@@ -213,7 +205,7 @@ except openstack.exceptions.BadRequestException as e:
     out['unhold'] = e.details
 print(json.dumps(out, default=str))
 `;
-  const res = await clients.python(script, target.url);
+  const res = await clients.python(script, server().url);
   assert.equal(res.code, 0, res.stderr);
   const out = JSON.parse(res.stdout.trim().split('\n').pop() as string) as Row;
   assert.deepEqual(out.child_parent, [true, true]);

@@ -2,27 +2,19 @@
  * The `baremetal` CLI (python3-ironicclient, unmodified) against a fresh server: nodes, ports,
  * portgroups, chassis and drivers, each command checked on its output.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTarget, Target } from '../../support/target';
+import { serverFor } from './client-server';
 import { parseJson, type RunResult, type ClientSet } from '../../support/python';
 import { referenceRelease } from '../../support/reference-ironic';
 
 /** The suite, run with one release's clients. */
 export function baremetalCliSuite(clients: ClientSet): void {
   type Row = Record<string, unknown>;
-  let target: Target;
-
-  before(async () => {
-    await clients.prepare();
-    target = await startTarget();
-  });
-  after(async () => {
-    await target?.stop();
-  });
+  const server = serverFor(clients);
 
   async function bm(args: string[], version?: string): Promise<RunResult> {
-    return clients.baremetal(target.url, args, version);
+    return clients.baremetal(server().url, args, version);
   }
 
   async function bmJson<T = Row>(args: string[], version?: string): Promise<T> {
@@ -169,7 +161,7 @@ export function baremetalCliSuite(clients: ClientSet): void {
   test('node passthru list and call reach the fake vendor interface', async () => {
     const methods = await bmJson<Row[]>(['node', 'passthru', 'list', 'cli-node-1']);
     // 29.0.5's FakeVendorB (and ironic-ts's) adds log_passthrough; the 21.4.4 reference lacks it.
-    const olderReference = target.kind === 'reference' && referenceRelease() === '2023.1';
+    const olderReference = server().kind === 'reference' && referenceRelease() === '2023.1';
     assert.deepEqual(methods.map((m) => m.Name).sort(),
       ['fourth_method_shared_lock', ...(olderReference ? [] : ['log_passthrough']), 'second_method', 'third_method_sync']);
     const second = methods.find((m) => m.Name === 'second_method') as Row;

@@ -2,26 +2,18 @@
  * `openstack baremetal` (python3-openstackclient with the ironicclient plugin, unmodified): the same
  * command groups through OSC's own argument handling and output formatting.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTarget, Target } from '../../support/target';
+import { serverFor } from './client-server';
 import { parseJson, type ClientSet } from '../../support/python';
 
 /** The suite, run with one release's clients. */
 export function openstackCliSuite(clients: ClientSet): void {
   type Row = Record<string, unknown>;
-  let target: Target;
-
-  before(async () => {
-    await clients.prepare();
-    target = await startTarget();
-  });
-  after(async () => {
-    await target?.stop();
-  });
+  const server = serverFor(clients);
 
   async function os<T = Row>(args: string[]): Promise<T> {
-    return parseJson<T>(await clients.openstack(target.url, ['baremetal', ...args, '-f', 'json']));
+    return parseJson<T>(await clients.openstack(server().url, ['baremetal', ...args, '-f', 'json']));
   }
 
   test('openstack baremetal node create/show/list/set/unset/delete', async () => {
@@ -30,7 +22,7 @@ export function openstackCliSuite(clients: ClientSet): void {
     assert.equal(node.name, 'osc-1');
     assert.deepEqual(node.driver_info, { redfish_password: '******', redfish_address: 'https://bmc' });
     assert.equal(node.owner, null);
-    const setOwner = await clients.openstack(target.url, ['baremetal', 'node', 'set', 'osc-1', '--owner', 'proj-a']);
+    const setOwner = await clients.openstack(server().url, ['baremetal', 'node', 'set', 'osc-1', '--owner', 'proj-a']);
     assert.equal(setOwner.code, 0, setOwner.stderr);
 
     const list = await os<Row[]>(['node', 'list', '--long']);
@@ -42,24 +34,24 @@ export function openstackCliSuite(clients: ClientSet): void {
     assert.deepEqual(byOwner.map((n) => n.Name), ['osc-1']);
     assert.deepEqual(await os<Row[]>(['node', 'list', '--owner', 'proj-b']), []);
 
-    let res = await clients.openstack(target.url, ['baremetal', 'node', 'set', 'osc-1', '--instance-info', 'image_source=http://img/a.qcow2', '--description', 'rack1 box']);
+    let res = await clients.openstack(server().url, ['baremetal', 'node', 'set', 'osc-1', '--instance-info', 'image_source=http://img/a.qcow2', '--description', 'rack1 box']);
     assert.equal(res.code, 0, res.stderr);
     const shown = await os(['node', 'show', 'osc-1', '--fields', 'instance_info', 'description']);
     assert.deepEqual(shown, { instance_info: { image_source: 'http://img/a.qcow2' }, description: 'rack1 box' });
-    const badGroup = await clients.openstack(target.url, ['baremetal', 'node', 'set', 'osc-1', '--conductor-group', 'rack1']);
+    const badGroup = await clients.openstack(server().url, ['baremetal', 'node', 'set', 'osc-1', '--conductor-group', 'rack1']);
     assert.notEqual(badGroup.code, 0, 'no conductor serves group rack1');
     assert.match(badGroup.stderr, /No valid host was found/);
 
-    res = await clients.openstack(target.url, ['baremetal', 'node', 'unset', 'osc-1', '--instance-info', 'image_source', '--owner']);
+    res = await clients.openstack(server().url, ['baremetal', 'node', 'unset', 'osc-1', '--instance-info', 'image_source', '--owner']);
     assert.equal(res.code, 0, res.stderr);
     const after = await os(['node', 'show', 'osc-1', '--fields', 'instance_info', 'owner']);
     assert.deepEqual(after, { instance_info: {}, owner: null });
 
-    res = await clients.openstack(target.url, ['baremetal', 'node', 'show', 'no-such-node']);
+    res = await clients.openstack(server().url, ['baremetal', 'node', 'show', 'no-such-node']);
     assert.notEqual(res.code, 0);
     assert.match(res.stderr, /Node no-such-node could not be found/);
 
-    res = await clients.openstack(target.url, ['baremetal', 'node', 'delete', 'osc-1']);
+    res = await clients.openstack(server().url, ['baremetal', 'node', 'delete', 'osc-1']);
     assert.equal(res.code, 0, res.stderr);
     assert.deepEqual(await os<Row[]>(['node', 'list']), []);
   });
@@ -74,11 +66,11 @@ export function openstackCliSuite(clients: ClientSet): void {
     assert.equal(port.address, 'aa:bb:cc:dd:ee:01');
     const ports = await os<Row[]>(['port', 'list', '--address', 'aa:bb:cc:dd:ee:01']);
     assert.deepEqual(ports.map((p) => p.UUID), [port.uuid]);
-    const bad = await clients.openstack(target.url, ['baremetal', 'port', 'create', 'not-a-mac', '--node', String(node.uuid)]);
+    const bad = await clients.openstack(server().url, ['baremetal', 'port', 'create', 'not-a-mac', '--node', String(node.uuid)]);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /not-a-mac/);
     for (const args of [['port', 'delete', String(port.uuid)], ['port', 'group', 'delete', 'pg1'], ['chassis', 'delete', String(chassis.uuid)], ['node', 'delete', 'osc-2']]) {
-      const res = await clients.openstack(target.url, ['baremetal', ...args]);
+      const res = await clients.openstack(server().url, ['baremetal', ...args]);
       assert.equal(res.code, 0, res.stderr);
     }
     assert.deepEqual(await os<Row[]>(['port', 'list']), []);

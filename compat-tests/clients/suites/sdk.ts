@@ -2,22 +2,14 @@
  * openstacksdk's baremetal proxy (python3-openstacksdk, unmodified) with its own microversion
  * negotiation: nodes, ports, chassis and drivers.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTarget, Target } from '../../support/target';
+import { serverFor } from './client-server';
 import { type ClientSet } from '../../support/python';
 
 /** The suite, run with one release's clients. */
 export function sdkSuite(clients: ClientSet): void {
-  let target: Target;
-
-  before(async () => {
-    await clients.prepare();
-    target = await startTarget();
-  });
-  after(async () => {
-    await target?.stop();
-  });
+  const server = serverFor(clients);
 
   const PRELUDE = `
 import json, os, openstack
@@ -27,7 +19,7 @@ out = {}
 `;
 
   async function runSdk(body: string): Promise<Record<string, unknown>> {
-    const res = await clients.python(`${PRELUDE}${body}\nprint(json.dumps(out, default=str))\n`, target.url);
+    const res = await clients.python(`${PRELUDE}${body}\nprint(json.dumps(out, default=str))\n`, server().url);
     assert.equal(res.code, 0, res.stderr);
     return JSON.parse(res.stdout.trim().split('\n').pop() as string) as Record<string, unknown>;
   }
