@@ -89,6 +89,22 @@ describe('parse-lldp hook', () => {
     }
   });
 
+  it('mirrors 29.0.5: 802.1/802.3 TLVs before any basic one are lost, small IPv6 values print as IPv4', async () => {
+    const data = await parse([
+      { name: 'em1', lldp: [[127, '0080c2010066'], [5, '6869'], [127, '0080c2010067'], [127, '00120f0405ea']] },
+      { name: 'em2', lldp: [[127, '0080c2010066']] },
+      { name: 'em3', lldp: [[2, '0402000000000000000000000000ffff0001'], [1, '0502fe800000000000000000000000000001']] },
+    ]);
+    assert.deepEqual(JSON.parse(JSON.stringify(data.parsed_lldp)), {
+      em1: { switch_system_name: 'hi', switch_port_untagged_vlan_id: 103, switch_port_mtu: 1514 },
+      em3: { switch_port_id: '255.255.0.1', switch_chassis_id: 'fe80::1' },
+    });
+  });
+
+  it('fails the hook on an ID subtype Ironic cannot decode (None.value)', async () => {
+    await assert.rejects(parse([{ name: 'em1', lldp: [[1, '0905aa']] }]), { name: 'AttributeError' });
+  });
+
   it('keeps empty strings and drops truncated ones', async () => {
     const data = await parse([{ name: 'em1', lldp: [[1, '04'], [4, ''], [5, ''], [6, ''], [127, '0080c203006507']] }]);
     assert.deepEqual(JSON.parse(JSON.stringify(data.parsed_lldp)),

@@ -127,7 +127,10 @@ function orgSpecific(nv: Nv, data: Uint8Array): void {
     log.warning(`Organizationally Unique ID ${oui} not recognized for node ${nv.nodeUuid}`);
     return;
   }
-  const handled = parseWith(table, nv, subtype, data.subarray(4));
+  // As Ironic's sub-parser (`nv or {}`): while nothing is parsed yet, its values go to a fresh
+  // dictionary and are lost, so an 802.1/802.3 TLV only counts after a basic one.
+  const target = nv.dict.size ? nv : new Nv(new Map(), nv.nodeUuid);
+  const handled = parseWith(table, target, subtype, data.subarray(4));
   log.debug(handled ? `Handled ${oui === OUI_802_1 ? '802.1' : '802.3'} subtype ${subtype}`
     : `Subtype ${subtype} not found for ${oui === OUI_802_1 ? '802.1' : '802.3'}`);
 }

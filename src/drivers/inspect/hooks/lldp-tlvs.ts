@@ -54,6 +54,8 @@ function mac(r: TlvReader): string {
 }
 
 function ipv6(bytes: Uint8Array): string {
+  // netaddr guesses the version from the integer: one below 2**32 prints as IPv4.
+  if (bytes.subarray(0, 12).every((b) => b === 0)) return [...bytes.subarray(12)].join('.');
   const words = Array.from({ length: 8 }, (_, i) => ((bytes[i * 2] << 8) | bytes[i * 2 + 1]).toString(16));
   // The URL parser prints an IPv6 address compressed, as netaddr does.
   return new URL(`http://[${words.join(':')}]/`).hostname.slice(1, -1);
