@@ -89,7 +89,27 @@ export function parseSpec(spec: string): string[] {
     const tokens = alternative(new Cursor(spec));
     if (tokens) return tokens;
   }
-  throw new PyError('ParseException', `Expected end of text, found ${JSON.stringify(spec.trim().split(/\s/)[0] ?? '')}  (at char 0), (line:1, col:1)`);
+  throw parseFailure(spec);
+}
+
+const KEYWORD_SET = `{${'{'.repeat(KEYWORDS.length - 2)}${KEYWORDS.map((k, i) => `'${k}'${i > 0 && i < KEYWORDS.length - 1 ? '}' : ''}`).join(' | ')}}`;
+
+function at(loc: number): string {
+  return `(at char ${loc}), (line:1, col:${loc + 1})`;
+}
+
+/**
+ * pyparsing's message when nothing fits: only an operator left without its value can fail (every
+ * other text is at least an atom), reported where the value was expected.
+ */
+function parseFailure(spec: string): PyError {
+  const c = new Cursor(spec);
+  c.literal(UNARY_OPS);
+  const afterOp = c.pos;
+  const rest = spec.slice(afterOp);
+  const valueAt = afterOp + (rest.length - rest.trimStart().length);
+  if (valueAt >= spec.length) return new PyError('ParseException', `Expected Re:('\\S+'), found end of text  ${at(valueAt)}`);
+  return new PyError('ParseException', `Found unwanted token, ${KEYWORD_SET}, found '${spec[afterOp]}'  ${at(afterOp)}`);
 }
 
 /** A value being matched: a string, or a number (a disk size in GiB, a Python float). */

@@ -32,7 +32,7 @@ describe('specs matcher grammar', () => {
     assert.deepEqual(parseSpec('<range-in> [ 10 20 ]'), ['<range-in>', '[', '10', '20', ']']);
     assert.deepEqual(parseSpec('<all-in> aes mmx'), ['<all-in>', 'aes', 'mmx']);
     assert.deepEqual(parseSpec('/dev/sda'), ['/dev/sda']);
-    assert.throws(() => parseSpec('<in>'), { name: 'ParseException' });
+    assert.throws(() => parseSpec('<in>'), { name: 'ParseException', message: "Expected Re:('\\S+'), found end of text  (at char 4), (line:1, col:5)" });
   });
 
   it('applies the numeric, string and set operators', () => {
