@@ -61,9 +61,10 @@ describe('agent inspection over /v1/continue_inspection', () => {
   }
 
   /** A manageable agent-inspected node with one port, driven into `inspect wait`. */
-  async function inspectWaitNode(name: string, driverInfo: Record<string, unknown> = {}, mac = MAC): Promise<string> {
+  async function inspectWaitNode(name: string, driverInfo: Record<string, unknown> = {}, mac = MAC,
+    properties: Record<string, unknown> = {}): Promise<string> {
     const created = await s.request('POST', '/v1/nodes', {
-      version: V, body: { name, driver: 'fake-hardware', inspect_interface: 'agent', driver_info: driverInfo },
+      version: V, body: { name, driver: 'fake-hardware', inspect_interface: 'agent', driver_info: driverInfo, properties },
     });
     assert.equal(created.status, 201, created.text);
     const uuid = created.json.uuid as string;
@@ -163,6 +164,50 @@ describe('agent inspection over /v1/continue_inspection', () => {
       s.conf.set('inspector', 'hooks', '$default_hooks,memory,cpu-capabilities,boot-mode,root-device');
       s.conf.set('inspector', 'physical_network_cidr_map', []);
       s.conf.set('inspector', 'add_ports', 'pxe');
+    }
+  });
+
+  it('parses LLDP into plugin data and picks the root disk by hints with operators', async () => {
+    s.conf.set('inspector', 'hooks', '$default_hooks,parse-lldp,root-device');
+    try {
+      const hints = { root_device: { size: '>= 100', model: '<in> fast' }, skip_block_devices: [{ name: '/dev/sdb' }] };
+      const uuid = await inspectWaitNode('parsed-lldp', {}, '52:54:00:00:00:61', hints);
+      const disks = [
+        { name: '/dev/sda', size: 64 * 1024 ** 3, model: 'Fast SSD' },
+        { name: '/dev/sdb', size: 200 * 1024 ** 3, model: 'Fast NVMe' },
+        { name: '/dev/sdc', size: 500 * 1024 ** 3, model: 'FAST HDD', rotational: true },
+      ];
+      const inv = inventory({
+        boot: {},
+        disks,
+        interfaces: [{
+          name: 'eth0', mac_address: '52:54:00:00:00:61',
+          // Chassis ID (MAC), port ID (local "734"), system name, management IPv4, 802.1 untagged VLAN 102, 802.3 MTU 1514.
+          lldp: [[1, '04112233aabbcc'], [2, '07373334'], [5, '737730312d646973742d31622d623132'],
+            [8, '0501c000020f020000000000'], [127, '0080c2010066'], [127, '00120f0405ea']],
+        }],
+      });
+      assert.equal((await s.request('POST', '/v1/continue_inspection', { version: V, body: { inventory: inv } })).status, 202);
+      const done = await waitState(uuid, 'manageable');
+      assert.equal(done.last_error, null);
+      assert.equal(done.properties.local_gb, '499');
+      const stored = await s.request('GET', `/v1/nodes/${uuid}/inventory`, { version: V });
+      assert.deepEqual(stored.json.plugin_data.root_disk, disks[2]);
+      assert.deepEqual(stored.json.plugin_data.parsed_lldp, {
+        eth0: {
+          switch_chassis_id: '11:22:33:aa:bb:cc', switch_port_id: '734', switch_system_name: 'sw01-dist-1b-b12',
+          switch_mgmt_addresses: ['192.0.2.15'], switch_port_untagged_vlan_id: 102, switch_port_mtu: 1514,
+        },
+      });
+
+      const bad = await inspectWaitNode('bad-hints', {}, '52:54:00:00:00:62', { root_device: { size: '>= big' } });
+      const badInv = inventory({ boot: {}, disks, interfaces: [{ name: 'eth0', mac_address: '52:54:00:00:00:62' }] });
+      assert.equal((await s.request('POST', '/v1/continue_inspection', { version: V, body: { inventory: badInv } })).status, 202);
+      const failed = await waitState(bad, 'inspect failed');
+      assert.match(failed.last_error, new RegExp('No disks could be found using root device hints \\{\'size\': \'>= big\'\\} ' +
+        `for node ${bad} because they failed to validate. Error: Root device hint "size" is not an integer value. Current value: >= big`));
+    } finally {
+      s.conf.set('inspector', 'hooks', '$default_hooks,memory,cpu-capabilities,boot-mode,root-device');
     }
   });
 

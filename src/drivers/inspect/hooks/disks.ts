@@ -1,47 +1,69 @@
 /**
  * The hooks that learn about the node's disks (root_device.py, raid_device.py). Root device hints
- * match by plain equality here (size in GiB, rotational as a boolean); Ironic's operator forms
- * ("<=", "<in>", "s==") are not interpreted.
+ * are Ironic's, operators included (common/root-device-hints.ts).
  */
 import { HardwareInspectionFailure } from '../../../common/errors';
 import { log } from '../../../common/log';
 import { pyRepr } from '../../../common/python/repr';
 import { pyTruthy } from '../../../common/python/truthiness';
+import { findDevicesByHints, matchRootDeviceHints, type Device } from '../../../common/root-device-hints';
+import { PyError } from '../../../common/specs-matcher';
 import * as inventoryRepo from '../../../db/repositories/inventory';
 import { isNotFound } from '../../../db/errors';
-import type { JsonObject } from '../../base';
+import type { DriverTask, JsonObject } from '../../base';
 import { setProperty, type InspectionHook } from './types';
 
 const GIB = 1024 ** 3;
-
-function matchesHint(disk: JsonObject, key: string, wanted: unknown): boolean {
-  const have = disk[key];
-  if (key === 'size') return typeof have === 'number' && Math.floor(have / GIB) === Number(wanted);
-  if (key === 'rotational') return pyTruthy(have) === pyTruthy(wanted);
-  return have !== undefined && have !== null && String(have) === String(wanted);
-}
-
-/** The first disk every hint matches (match_root_device_hints). */
-function matchRootDevice(disks: JsonObject[], hints: JsonObject): JsonObject | null {
-  return disks.find((disk) => Object.entries(hints).every(([key, value]) => matchesHint(disk, key, value))) ?? null;
-}
 
 function disksOf(inventory: JsonObject): JsonObject[] {
   return Array.isArray(inventory.disks) ? inventory.disks as JsonObject[] : [];
 }
 
+function hintsObject(value: unknown): Record<string, unknown> {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw new PyError('TypeError', `root device hints must be a dictionary, got ${pyRepr(value)}`);
+}
+
+/** _get_skip_list_for_node: the names of the disks any skip_block_devices hint matches. */
+function skipList(props: JsonObject, disks: Device[]): Set<unknown> {
+  const skip = new Set<unknown>();
+  const hints = Object.hasOwn(props, 'skip_block_devices') ? props.skip_block_devices : [];
+  if (!pyTruthy(hints)) return skip;
+  for (const hint of (Array.isArray(hints) ? hints : []) as unknown[]) {
+    const fresh = [...findDevicesByHints(disks, hintsObject(hint))].map((d) => d.name).filter((n) => !skip.has(n));
+    fresh.forEach((n) => skip.add(n));
+    if (fresh.length) log.warning(`Using hint ${pyRepr(hint)} skipping devices: ${fresh.join(',')}`);
+  }
+  return skip;
+}
+
+/** _process_root_device_hints: plugin_data.root_disk from the node's hints, when it has any. */
+function processRootDeviceHints(task: DriverTask, inventory: JsonObject, pluginData: JsonObject): void {
+  const props = task.node.properties ?? {};
+  const hints = Object.hasOwn(props, 'root_device') ? props.root_device : undefined;
+  if (!pyTruthy(hints)) return;
+  if (!Object.hasOwn(inventory, 'disks')) throw Object.assign(new Error("'disks'"), { name: 'KeyError' });
+  const all = disksOf(inventory);
+  const skipped = skipList(props, all);
+  const disks = all.filter((d) => !skipped.has(d.name));
+  let root: Device | null;
+  try {
+    root = matchRootDeviceHints(disks, hintsObject(hints));
+  } catch (err) {
+    if (!(err instanceof PyError) || err.pyClass === 'ParseException') throw err;
+    throw new HardwareInspectionFailure({
+      error: `No disks could be found using root device hints ${pyRepr(hints)} for node ${task.node.uuid} ` +
+        `because they failed to validate. Error: ${err.message}`,
+    });
+  }
+  if (!root) throw new HardwareInspectionFailure({ error: `No disks satisfied root device hints for node ${task.node.uuid}` });
+  pluginData.root_disk = root as JsonObject;
+}
+
 export const rootDeviceHook: InspectionHook = {
   name: 'root-device',
   async run(task, inventory, pluginData) {
-    const props = task.node.properties ?? {};
-    const hints = props.root_device as JsonObject | undefined;
-    if (hints && Object.keys(hints).length) {
-      const skip = Array.isArray(props.skip_block_devices) ? props.skip_block_devices as JsonObject[] : [];
-      const skipped = new Set(disksOf(inventory).filter((d) => skip.some((h) => matchRootDevice([d], h))).map((d) => d.name));
-      const root = matchRootDevice(disksOf(inventory).filter((d) => !skipped.has(d.name)), hints);
-      if (!root) throw new HardwareInspectionFailure({ error: `No disks satisfied root device hints for node ${task.node.uuid}` });
-      pluginData.root_disk = root;
-    }
+    processRootDeviceHints(task, inventory, pluginData);
     const rootDisk = pluginData.root_disk as JsonObject | undefined;
     let localGb = 0;
     if (rootDisk) {

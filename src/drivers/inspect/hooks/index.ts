@@ -11,6 +11,7 @@ import { rootDeviceHook, raidDeviceHook } from './disks';
 import { acceleratorsHook, extraHardwareHook } from './extra-data';
 import { ramdiskErrorHook, validateInterfacesHook } from './interfaces';
 import { localLinkConnectionHook } from './lldp';
+import { parseLldpHook } from './parse-lldp';
 import { physicalNetworkHook, portsHook } from './ports';
 import { architectureHook, bootModeHook, cpuCapabilitiesHook, memoryHook, pciDevicesHook } from './properties';
 import type { InspectionHook } from './types';
@@ -18,7 +19,7 @@ import type { InspectionHook } from './types';
 const HOOKS: ReadonlyMap<string, InspectionHook> = new Map([
   ramdiskErrorHook, validateInterfacesHook, portsHook, physicalNetworkHook, architectureHook, memoryHook,
   cpuCapabilitiesHook, bootModeHook, pciDevicesHook, rootDeviceHook, raidDeviceHook, localLinkConnectionHook,
-  extraHardwareHook, acceleratorsHook,
+  parseLldpHook, extraHardwareHook, acceleratorsHook,
 ].map((hook) => [hook.name, hook]));
 
 function errorText(err: unknown): string {

@@ -1,51 +1,17 @@
 /**
  * The local-link-connection hook (local_link_connection.py): the switch a NIC is cabled to, read
  * from the LLDP TLVs the ramdisk reports (`[type, hex value]` pairs), fills its port's
- * local_link_connection: the chassis ID (when a MAC) as switch_id, the port ID as port_id. Only the
- * two TLVs this needs are decoded (lldp_tlvs.py ChassisId / PortId).
+ * local_link_connection: the chassis ID (when a MAC) as switch_id, the port ID as port_id, decoded by
+ * the TLV structures parse-lldp uses (lldp-tlvs.ts).
  */
 import { log } from '../../../common/log';
 import { getByAddress } from '../../../db/repositories/ports';
 import { updatePortRow } from '../../../db/repositories/conductor-port-queries';
 import type { DriverTask, JsonObject } from '../../base';
+import { idValue, TLV, TlvDecodeError, TlvParseError } from './lldp-tlvs';
 import type { InspectionHook } from './types';
 
-const TLV_CHASSIS_ID = 1;
-const TLV_PORT_ID = 2;
-const STRING_SUBTYPES = { chassis: [1, 2, 3, 6, 7], port: [1, 2, 5, 7] } as const;
-const MAC_SUBTYPE = { chassis: 4, port: 3 } as const;
-const ADDRESS_SUBTYPE = { chassis: 5, port: 4 } as const;
-
-class TlvParseError extends Error {}
-
-function macText(bytes: Buffer): string {
-  if (bytes.length < 6) throw new TlvParseError('MAC address too short');
-  return [...bytes.subarray(0, 6)].map((b) => b.toString(16).padStart(2, '0')).join(':');
-}
-
-/** IANAAddress: a family byte, then an IPv4, IPv6 or MAC address. */
-function ianaAddress(bytes: Buffer): string {
-  const family = bytes[0];
-  const rest = bytes.subarray(1);
-  if (family === 1 && rest.length >= 4) return [...rest.subarray(0, 4)].join('.');
-  if (family === 2 && rest.length >= 16) {
-    const words = Array.from({ length: 8 }, (_, i) => rest.readUInt16BE(i * 2).toString(16));
-    // The URL parser prints an IPv6 address in its compressed form, as netaddr does.
-    return new URL(`http://[${words.join(':')}]/`).hostname.slice(1, -1);
-  }
-  if (family === 6) return macText(rest);
-  throw new TlvParseError(`unknown IANA address family ${family}`);
-}
-
-/** The (subtype, value) of a chassis or port ID TLV; null for a MAC chassis ID's absence. */
-function decodeId(kind: 'chassis' | 'port', data: Buffer): { subtype: number; value: string } {
-  const subtype = data[0];
-  const body = data.subarray(1);
-  if ((STRING_SUBTYPES[kind] as readonly number[]).includes(subtype)) return { subtype, value: body.toString('utf8') };
-  if (subtype === MAC_SUBTYPE[kind]) return { subtype, value: macText(body) };
-  if (subtype === ADDRESS_SUBTYPE[kind]) return { subtype, value: ianaAddress(body) };
-  throw new TlvParseError(`unknown ${kind} ID subtype ${String(subtype)}`);
-}
+const MAC_CHASSIS_SUBTYPE = 4;
 
 /** switch_id and port_id from the TLVs; null when any TLV is malformed (the port is left alone). */
 function linkFromTlvs(tlvs: unknown[], nodeUuid: string): JsonObject | null {
@@ -59,14 +25,16 @@ function linkFromTlvs(tlvs: unknown[], nodeUuid: string): JsonObject | null {
     }
     const data = Buffer.from(hex, 'hex');
     try {
-      if (type === TLV_PORT_ID && link.port_id === undefined) link.port_id = decodeId('port', data).value;
-      if (type === TLV_CHASSIS_ID && link.switch_id === undefined) {
-        const id = decodeId('chassis', data);
-        if (id.subtype === MAC_SUBTYPE.chassis) link.switch_id = id.value;
+      if (type === TLV.PORT_ID && link.port_id === undefined) {
+        const portId = idValue('port', data);
+        if (portId !== undefined && portId !== null) link.port_id = portId;
+      }
+      if (type === TLV.CHASSIS_ID && link.switch_id === undefined && data[0] === MAC_CHASSIS_SUBTYPE) {
+        link.switch_id = idValue('chassis', data) ?? null;
       }
     } catch (err) {
-      if (!(err instanceof TlvParseError)) throw err;
-      log.warning(`TLV parse error for ${type === TLV_PORT_ID ? 'Port ID' : 'Chassis ID'} for node ${nodeUuid}: ${err.message}`);
+      if (!(err instanceof TlvParseError) && !(err instanceof TlvDecodeError)) throw err;
+      log.warning(`TLV parse error for ${type === TLV.PORT_ID ? 'Port ID' : 'Chassis ID'} for node ${nodeUuid}: ${err.message}`);
       return null;
     }
   }
