@@ -45,10 +45,10 @@ describe('node PATCH', () => {
   it('refuses bad patches with Ironic\'s answers and leaves the node unchanged', async () => {
     const before = await nodesRepo.get(s.db, uuid);
     const allowed = 'automated_clean, bios_interface, boot_interface, chassis_uuid, conductor_group, console_interface, ' +
-      'deploy_interface, description, disable_power_off, driver, driver_info, extra, firmware_interface, inspect_interface, instance_info, instance_uuid, lessee, ' +
+      'deploy_interface, description, disable_power_off, driver, driver_info, extra, inspect_interface, instance_info, instance_uuid, lessee, ' +
       'maintenance, management_interface, name, network_data, network_interface, owner, power_interface, properties, ' +
       'protected, protected_reason, raid_interface, rescue_interface, resource_class, retired, retired_reason, shard, ' +
-      'storage_interface, vendor_interface, parent_node';
+      'storage_interface, vendor_interface, parent_node, firmware_interface';
     const cases: [string, string, unknown, number, string | null][] = [
       ['p1', V, [{ op: 'add', path: '/bogus', value: 1 }], 400, `Cannot patch /bogus. Only the following can be updated: ${allowed}`],
       ['p1', V, { op: 'remove', path: '/driver' }, 400,

@@ -167,7 +167,7 @@ describe('nodes API', () => {
       ['/v1/nodes?provision_state=enroll', '1.8', 406, null],
       ['/v1/nodes?driver=x', '1.15', 406, 'Request not acceptable. The minimal required API version should be 1.16'],
       ['/v1/nodes?fault=bogus', V, 400, `Unrecognized fault "bogus" is specified, allowed faults are ('power failure', ` +
-        `'clean failure', 'rescue abort failure')`],
+        `'clean failure', 'rescue abort failure', 'service failure')`],
       ['/v1/nodes?owner=x', '1.49', 406, 'Request not acceptable. The minimal required API version should be 1.50'],
       ['/v1/nodes?shard=x', '1.81', 406, 'Request not acceptable. The minimal required API version should be 1.82'],
       ['/v1/nodes?detail=True', '1.42', 400, 'Invalid query parameter ?detail=True received.'],
