@@ -13,6 +13,7 @@ import * as rulesRepo from '../../db/repositories/inspection-rules';
 import { collection } from '../collection';
 import { applyJsonPatch, type PatchOp } from '../jsonpatch';
 import { baseUrl } from '../links';
+import { checkInvalidFields } from '../views/resource-dict';
 import * as args from '../schemas/args';
 import { readQuery, PAGE_ARGS, readListArgs, checkPage } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
@@ -65,10 +66,7 @@ async function listRules(ctx: ApiContext): Promise<void> {
   const rows = await rulesRepo.list(db, {}, { limit, marker: marker ?? undefined, sortKey, sortDir });
   const base = baseUrl(ctx);
   const items = rows.map((r) => ruleDict(base, r));
-  if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   ctx.body = collection(ctx, 'inspection_rules', items as { uuid?: unknown }[], {
     limit, resource: 'inspection', nextArgs: listNextArgs(phase, sortKey, sortDir, detail, fields),
   });

@@ -15,6 +15,7 @@ import { collection } from '../collection';
 import type { PatchOp } from '../jsonpatch';
 import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
+import { checkInvalidFields } from '../views/resource-dict';
 import { authorizeOwned, listScope } from '../policy/scope';
 import { getRunbook } from '../runbook-lookup';
 import { ironicStepOrder } from '../step-rows';
@@ -61,10 +62,7 @@ async function listRunbooks(ctx: ApiContext): Promise<void> {
   const rows = await runbooksRepo.list(db, listScope(ctx.state.auth), { limit, marker: marker ?? undefined, sortKey, sortDir });
   const base = baseUrl(ctx);
   const items = rows.map((r) => runbookDict(base, r));
-  if (fields !== null && items.length > 0) {
-    const invalid = [...new Set(fields.filter((f) => !Object.hasOwn(items[0], f)))];
-    if (invalid.length) throw new InvalidParameterValue(`Field(s) "${invalid.join(', ')}" are not valid`);
-  }
+  if (items.length > 0) checkInvalidFields(fields, Object.keys(items[0]));
   ctx.body = collection(ctx, 'runbooks', items as { uuid?: unknown }[], {
     limit, resource: 'runbooks', nextArgs: nextArgs(sortKey, sortDir, fields, detail),
   });
