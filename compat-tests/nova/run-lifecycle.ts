@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ensureDebian13, inDebian13 } from '../support/debian13-root';
 
 export interface NodeView {
   provision_state: string | null;
@@ -38,7 +39,6 @@ export class LifecycleScriptError extends Error {}
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const SCRIPT_DIR = path.join(REPO, 'compat-tests', 'nova');
 const SCRIPT = path.join(SCRIPT_DIR, 'nova_lifecycle.py');
-const DEBIAN13_ROOT = path.join(REPO, 'scripts', 'debian13-root.sh');
 
 /** Which Nova: Debian 12's (26, python-ironicclient) on this machine or Debian 13's (31, openstacksdk) in its root. */
 export type NovaRelease = 'nova-26' | 'nova-31';
@@ -46,16 +46,12 @@ export type NovaRelease = 'nova-26' | 'nova-31';
 /** The Python command for a release; Nova 31 runs in the Debian 13 root with the folders it reads bound in. */
 function pythonCommand(release: NovaRelease, binds: string[]): [string, string[]] {
   if (release === 'nova-26') return ['/usr/bin/python3', [SCRIPT]];
-  return [DEBIAN13_ROOT, ['run', ...binds.flatMap((dir) => ['--bind', dir]), '/usr/bin/python3', SCRIPT]];
+  return inDebian13(binds, '/usr/bin/python3', [SCRIPT]);
 }
 
 /** Builds (first time) the Debian 13 root with Nova 31 and the ISO tool its config drive needs. */
 export function prepareNova(release: NovaRelease): Promise<void> {
-  if (release === 'nova-26') return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    execFile(DEBIAN13_ROOT, ['ensure', 'python3-nova', 'genisoimage', 'python3-requests'], { timeout: 1_800_000 }, (err, _out, stderr) =>
-      err ? reject(new Error(`building the Debian 13 root failed: ${String(stderr)}`)) : resolve());
-  });
+  return release === 'nova-26' ? Promise.resolve() : ensureDebian13(['python3-nova', 'genisoimage', 'python3-requests']);
 }
 
 export async function runLifecycle(url: string, ironicDb: string, release: NovaRelease = 'nova-26'): Promise<LifecycleResults> {

@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ensureDebian13, inDebian13 } from './debian13-root';
 
 export interface RunResult {
   code: number;
@@ -29,18 +30,16 @@ export interface ClientSet {
   prepare(): Promise<void>;
 }
 
-const REPO = path.resolve(__dirname, '..', '..', '..');
-const DEBIAN13_ROOT = path.join(REPO, 'scripts', 'debian13-root.sh');
 const DEBIAN13_CLIENT_PACKAGES = ['python3-ironicclient', 'python3-openstackclient', 'python3-openstacksdk'];
 
 const scratchHome = fs.mkdtempSync(path.join(os.tmpdir(), 'ironic-compat-home-'));
 
-function run(file: string, args: string[], env: Record<string, string> = {}, input?: string, timeout = 120000): Promise<RunResult> {
+function run(file: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = execFile(
       file,
       args,
-      { env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', HOME: scratchHome, LANG: 'C.UTF-8', ...env }, timeout, maxBuffer: 64 * 1024 * 1024 },
+      { env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', HOME: scratchHome, LANG: 'C.UTF-8', ...env }, timeout: 120000, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
@@ -71,11 +70,8 @@ export const DEBIAN12_CLIENTS: ClientSet = clientSet('2023.1', (file, args, env,
 /** Debian 13's clients, in the Debian 13 root (sharing the host's network and the scratch HOME). */
 export const DEBIAN13_CLIENTS: ClientSet = clientSet(
   '2025.1',
-  (file, args, env, input) => run(DEBIAN13_ROOT, ['run', '--bind', scratchHome, file, ...args], env, input),
-  async () => {
-    const res = await run(DEBIAN13_ROOT, ['ensure', ...DEBIAN13_CLIENT_PACKAGES], {}, undefined, 1_800_000);
-    if (res.code !== 0) throw new Error(`building the Debian 13 root failed: ${res.stderr}`);
-  },
+  (file, args, env, input) => run(...inDebian13([scratchHome], file, args), env, input),
+  () => ensureDebian13(DEBIAN13_CLIENT_PACKAGES),
 );
 
 export const baremetal = DEBIAN12_CLIENTS.baremetal;

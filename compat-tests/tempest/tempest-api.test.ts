@@ -9,13 +9,12 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ensureDebian13, inDebian13 } from '../support/debian13-root';
 import { ironicKeystoneConf, ironicServiceUser, startKeystone, type Keystone } from '../support/keystone';
 import { startTarget, type Target } from '../support/target';
 import { IRONIC_HARDWARE_CONF, tempestConf } from './tempest-conf';
 import { failureTexts, outcomes, type TestOutcome } from './unittest-report';
 
-const REPO = path.resolve(__dirname, '..', '..', '..');
-const DEBIAN13_ROOT = path.join(REPO, 'scripts', 'debian13-root.sh');
 const PACKAGE = 'ironic_tempest_plugin.tests.api.admin';
 const MODULES = ['test_allocations', 'test_api_discovery', 'test_chassis', 'test_conductor', 'test_deploy_templates',
   'test_drivers', 'test_microversion_enforcement', 'test_nodes', 'test_nodestates', 'test_portgroups', 'test_ports',
@@ -36,8 +35,7 @@ describe('ironic-tempest-plugin API tests', { timeout: 3_600_000 }, () => {
   let failures = new Map<string, string>();
 
   before(async () => {
-    const prepared = await run(DEBIAN13_ROOT, ['ensure', 'python3-tempest', 'ironic-tempest-plugin'], {}, REPO);
-    assert.equal(prepared.code, 0, prepared.output);
+    await ensureDebian13(['python3-tempest', 'ironic-tempest-plugin']);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'ironic-tempest-'));
     ks = await startKeystone();
     await ironicServiceUser(ks);
@@ -45,8 +43,8 @@ describe('ironic-tempest-plugin API tests', { timeout: 3_600_000 }, () => {
     await ks.registerService('baremetal', 'ironic', ironic.url);
     fs.writeFileSync(path.join(work, 'tempest.conf'), tempestConf({ work, keystoneUrl: ks.url, adminPassword: ks.adminPassword }));
     const tests = MODULES.map((m) => `${PACKAGE}.${m}`);
-    const { output } = await run(DEBIAN13_ROOT, ['run', '--bind', work, '/usr/bin/python3', '-W', 'ignore', '-m', 'unittest', '-v', ...tests],
-      { HOME: work, TEMPEST_CONFIG_DIR: work, TEMPEST_CONFIG: 'tempest.conf' }, work);
+    const [file, args] = inDebian13([work], '/usr/bin/python3', ['-W', 'ignore', '-m', 'unittest', '-v', ...tests]);
+    const { output } = await run(file, args, { HOME: work, TEMPEST_CONFIG_DIR: work, TEMPEST_CONFIG: 'tempest.conf' }, work);
     fs.writeFileSync(path.join(work, 'unittest.out'), output);
     results = outcomes(output);
     failures = failureTexts(output);
