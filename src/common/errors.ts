@@ -234,6 +234,9 @@ export const RedfishConnectionError = defineError('RedfishConnectionError', 500,
 export const RunbookAlreadyExists = defineError('RunbookAlreadyExists', 409, "A runbook with UUID %(uuid)s already exists.", Conflict);
 export const RunbookDuplicateName = defineError('RunbookDuplicateName', 409, "A runbook with name %(name)s already exists.", Conflict);
 export const RunbookNotFound = defineError('RunbookNotFound', 404, "Runbook %(runbook)s could not be found.", NotFound);
+// The ssh driver's exceptions, which Ironic dropped with the driver (Pike); ironic-ts adds the reason.
+export const SSHCommandFailed = defineError('SSHCommandFailed', 500, "Failed to execute command via SSH: %(cmd)s.", IronicError);
+export const SSHConnectFailed = defineError('SSHConnectFailed', 500, "Failed to establish SSH connection to host %(host)s: %(reason)s", IronicError);
 export const SNMPFailure = defineError('SNMPFailure', 500, "SNMP operation '%(operation)s' failed: %(error)s", DriverOperationError);
 export const ServiceUnavailable = defineError('ServiceUnavailable', 500, "Connection failed", IronicError);
 export const StepNotAllowed = defineError('StepNotAllowed', 400, "%(step_type)s step '%(step)s' is not allowed. Disallowed by operator configuration [api]disallow_%(step_type)s_steps.", Invalid);

@@ -6,6 +6,7 @@
  * operator means equality ("s==" for strings, "==" for size, in GiB). Invalid hints raise a
  * ValueError (PyError) with Ironic's message.
  */
+import { strictBoolFromString } from './python/bool-from-string';
 import { log } from './log';
 import { pyRepr } from './python/repr';
 import { pyStr } from './python/str';
@@ -20,8 +21,6 @@ const VALID_HINTS: ReadonlyMap<string, HintType> = new Map([
 ]);
 
 const GIB = 1024 ** 3;
-const TRUE_WORDS = ['1', 't', 'true', 'on', 'y', 'yes'];
-const FALSE_WORDS = ['0', 'f', 'false', 'off', 'n', 'no'];
 
 /** A disk as the ramdisk reports it (IPA's inventory `disks` entries). */
 export type Device = Record<string, unknown>;
@@ -29,13 +28,6 @@ export type Device = Record<string, unknown>;
 /** A parsed hint: a specs_matcher expression, or a boolean for `rotational`. */
 type ParsedHints = Map<string, string | boolean>;
 
-/** oslo strutils.bool_from_string(strict=True); null when it would raise. */
-function strictBool(value: unknown): boolean | null {
-  if (typeof value === 'boolean') return value;
-  const word = pyStr(value).trim().toLowerCase();
-  if (TRUE_WORDS.includes(word)) return true;
-  return FALSE_WORDS.includes(word) ? false : null;
-}
 
 /** urllib.parse.quote with its default safe characters ("/" and the unreserved ones). */
 function urlQuote(text: string): string {
@@ -78,7 +70,7 @@ function checkIntHint(name: string, expression: unknown): void {
 /** One hint, validated and in the form the matcher compares (_append_operator_to_hints included). */
 function parseHint(name: string, type: HintType, expression: unknown): string | boolean {
   if (type === 'bool') {
-    const value = strictBool(expression);
+    const value = strictBoolFromString(expression);
     if (value === null) {
       throw new PyError('ValueError', `Root device hint "${name}" is not a Boolean value. Current value: ${pyStr(expression)}`);
     }
@@ -131,7 +123,7 @@ function deviceValue(dev: Device, name: string, type: HintType): SpecValue | boo
     }
   }
   if (type === 'bool') {
-    const value = strictBool(raw);
+    const value = strictBoolFromString(raw);
     if (value === null) {
       log.warning(`The attribute "${name}" (with value "${pyStr(raw)}") of device "${devName}" is not a valid Boolean. Skipping device.`);
     }

@@ -9,6 +9,7 @@ import { MANUAL_MANAGEMENT } from './hardware/manual-management';
 import { IPMI_HARDWARE } from './hardware/ipmi';
 import { REDFISH_HARDWARE } from './hardware/redfish';
 import { SNMP_HARDWARE } from './hardware/snmp';
+import { SSH_HARDWARE } from './hardware/ssh';
 import { createFakeBios } from './bios/fake';
 import { createNoBios } from './bios/no-bios';
 import { createRedfishBios } from './redfish/bios';
@@ -40,6 +41,8 @@ import { createFakePower } from './power/fake';
 import { createIpmitoolPower } from './ipmi/power';
 import { createRedfishPower } from './redfish/power';
 import { createSnmpPower } from './snmp/power';
+import { createSshPower } from './ssh/power';
+import { createSshManagement } from './ssh/management';
 import { createFakeRaid } from './raid/fake';
 import { createNoRaid } from './raid/no-raid';
 import { createAgentRescue } from './rescue/agent';
@@ -64,9 +67,10 @@ const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   inspect: new Map([
     ['agent', createAgentInspect], ['fake', createFakeInspect], ['no-inspect', createNoInspect], ['redfish', createRedfishInspect],
   ]),
-  management: new Map([['fake', createFakeManagement], ['noop', createNoopManagement], ['redfish', createRedfishManagement], ['ipmitool', createIpmitoolManagement]]),
+  management: new Map([['fake', createFakeManagement], ['noop', createNoopManagement], ['redfish', createRedfishManagement], ['ipmitool', createIpmitoolManagement],
+    ['ssh', createSshManagement]]),
   network: new Map([['flat', createFlatNetwork], ['noop', createNoopNetwork]]),
-  power: new Map([['fake', createFakePower], ['redfish', createRedfishPower], ['ipmitool', createIpmitoolPower], ['snmp', createSnmpPower]]),
+  power: new Map([['fake', createFakePower], ['redfish', createRedfishPower], ['ipmitool', createIpmitoolPower], ['snmp', createSnmpPower], ['ssh', createSshPower]]),
   raid: new Map([['fake', createFakeRaid], ['no-raid', createNoRaid]]),
   rescue: new Map([['fake', createFakeRescue], ['no-rescue', createNoRescue], ['agent', createAgentRescue]]),
   storage: new Map([['fake', createFakeStorage], ['noop', createNoopStorage]]),
@@ -79,6 +83,7 @@ const hardwareTypes = new Map<string, HardwareType>([
   [REDFISH_HARDWARE.name, REDFISH_HARDWARE],
   [IPMI_HARDWARE.name, IPMI_HARDWARE],
   [SNMP_HARDWARE.name, SNMP_HARDWARE],
+  [SSH_HARDWARE.name, SSH_HARDWARE],
 ]);
 
 /** For drivers living elsewhere (and tests): makes an implementation loadable by name. */

@@ -2,6 +2,7 @@
  * Ironic's argument validators (ironic/common/args.py) with their messages: each takes the argument
  * name and raw value, returns the converted value, and throws InvalidParameterValue when it does not fit.
  */
+import { FALSE_WORDS, strictBoolFromString, TRUE_WORDS } from '../../common/python/bool-from-string';
 import { InvalidParameterValue } from '../../common/errors';
 import { pyRepr } from '../../common/python/repr';
 import { pyStr } from '../../common/python/str';
@@ -36,17 +37,14 @@ export function string(name: string, value: unknown): string | null {
   return value;
 }
 
-const TRUE_WORDS = ['1', 't', 'true', 'on', 'y', 'yes'];
-const FALSE_WORDS = ['0', 'f', 'false', 'off', 'n', 'no'];
 const ACCEPTED = [...TRUE_WORDS, ...FALSE_WORDS].sort().map((w) => `'${w}'`).join(', ');
 
 /** oslo strutils.bool_from_string(strict=True). */
 export function boolean(name: string, value: unknown): boolean | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return value;
-  const text = pyStr(value).trim().toLowerCase();
-  if (TRUE_WORDS.includes(text)) return true;
-  if (FALSE_WORDS.includes(text)) return false;
+  const flag = strictBoolFromString(value);
+  if (flag !== null) return flag;
   throw new InvalidParameterValue(`Invalid ${name}: Unrecognized value ${pyRepr(pyStr(value))}, acceptable values are: ${ACCEPTED}`);
 }
 

@@ -20,12 +20,15 @@ function maskInstanceInfo(info: Record<string, unknown>): Record<string, unknown
   return out;
 }
 
-/** SNMPv3 keys: secrets whose names no password pattern catches, masked when set. */
-const SNMP_SECRETS = ['snmp_auth_key', 'snmp_priv_key'];
+/**
+ * Driver secrets whose names no password pattern catches, masked when set: SNMPv3 keys (as Ironic),
+ * and beyond Ironic the ssh driver's private key (Ironic's old ssh driver showed it).
+ */
+const DRIVER_SECRETS = ['snmp_auth_key', 'snmp_priv_key', 'ssh_key_contents'];
 
 function maskDriverInfo(info: Record<string, unknown>): Record<string, unknown> {
   const out = maskDictPassword(info);
-  for (const key of SNMP_SECRETS) if (pyTruthy(out[key])) out[key] = SECRET;
+  for (const key of DRIVER_SECRETS) if (pyTruthy(out[key])) out[key] = SECRET;
   return out;
 }
 
@@ -50,7 +53,7 @@ const identity: DictMask = (d) => d;
 
 const MASKS: Readonly<Record<NodeMask, FieldMask>> = {
   passwords: { mayChange: jsonNamePrefilter(SANITIZE_KEYS), mask: maskDictPassword },
-  'driver-secrets': { mayChange: jsonNamePrefilter([...SANITIZE_KEYS, ...SNMP_SECRETS]), mask: maskDriverInfo },
+  'driver-secrets': { mayChange: jsonNamePrefilter([...SANITIZE_KEYS, ...DRIVER_SECRETS]), mask: maskDriverInfo },
   'instance-secrets': { mayChange: jsonNamePrefilter([...SANITIZE_KEYS, 'image_url']), mask: maskInstanceInfo },
 };
 

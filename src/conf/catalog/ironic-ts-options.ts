@@ -55,6 +55,21 @@ export const EXTRA_OPTIONS = {
     // ironic-ts extra: dnsmasq's pid file, so deletions are picked up at once (SIGHUP).
     pid_file: { type: 'string' },
   },
+  ssh: {
+    // The ssh power and management interfaces (src/drivers/ssh/), which Ironic dropped in Pike:
+    // its [ssh] options with their names and defaults.
+    libvirt_uri: { type: 'string', default: 'qemu:///system' },
+    get_vm_name_attempts: { type: 'int', default: 3, min: 1 },
+    get_vm_name_retry_interval: { type: 'int', default: 3, min: 0 },
+    // Beyond Ironic (whose driver accepted any host key): the server's host key must be listed in
+    // this OpenSSH known_hosts file, or match driver_info ssh_host_key_fingerprint; turning the
+    // check off restores Ironic's behaviour and is logged.
+    known_hosts_file: { type: 'string', default: '/etc/ironic/ssh_known_hosts' },
+    strict_host_key_checking: { type: 'bool', default: true },
+    // Seconds to connect and authenticate, and for one hypervisor command to finish.
+    connection_timeout: { type: 'int', default: 10, min: 1 },
+    command_timeout: { type: 'int', default: 60, min: 1 },
+  },
   keystone_authtoken: {
     // keystoneauth's `password` plugin options, which oslo registers only once auth_type is read;
     // ironic-ts's Keystone token client (src/auth/keystone-client.ts) reads them from here.

@@ -4,6 +4,8 @@
  * (built-in RMCP+ client or Debian's ipmitool), commands spaced by [ipmi]min_command_interval,
  * retried and bounded by [ipmi]command_retry_timeout, and failures turned into IPMIFailure.
  */
+import { validateNetworkPort } from '../network-port';
+import { boolFromString } from '../../common/python/bool-from-string';
 import { IPMIFailure, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import { log } from '../../common/log';
 import { pyInt } from '../../common/python/int';
@@ -20,7 +22,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const VALID_PRIV_LEVELS = ['ADMINISTRATOR', 'CALLBACK', 'OPERATOR', 'USER'];
 const VALID_PROTO_VERSIONS = ['2.0', '1.5'];
 const BRIDGING_TYPES = ['single', 'dual'];
-const TRUE_WORDS = ['1', 't', 'true', 'on', 'y', 'yes'];
 
 const REQUIRED_PROPERTIES: Readonly<Record<string, string>> = lookupTable({
   ipmi_address: 'IP address or hostname of the node. Required.',
@@ -71,20 +72,6 @@ interface IpmiDriverInfo {
   cipherSuite: number | null;
 }
 
-/** oslo strutils.bool_from_string (not strict): anything but a true word is false. */
-export function boolFromString(value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  return TRUE_WORDS.includes(String(value).trim().toLowerCase());
-}
-
-/** utils.validate_network_port. */
-function validatePort(value: unknown, name: string): number {
-  const port = pyInt(value);
-  if (port === null || port < 0 || port > 65535) {
-    throw new InvalidParameterValue(`${name} "${pyStr(value)}" is not a valid port.`);
-  }
-  return port;
-}
 
 /** ipmitool reads bridging numbers with strtol base 0: decimal, 0x hex or 0 octal. */
 function bridgingNumber(value: unknown, name: string): number {
@@ -156,8 +143,8 @@ export function parseIpmiDriverInfo(node: NodeRecord): IpmiDriverInfo {
       `one of ${VALID_PROTO_VERSIONS.join(', ')}`);
   }
   const terminalPort = pyTruthy(info.ipmi_terminal_port) ? info.ipmi_terminal_port : internal.allocated_ipmi_terminal_port;
-  if (terminalPort !== undefined && terminalPort !== null) validatePort(terminalPort, 'ipmi_terminal_port');
-  const port = info.ipmi_port === undefined || info.ipmi_port === null ? null : validatePort(info.ipmi_port, 'ipmi_port');
+  if (terminalPort !== undefined && terminalPort !== null) validateNetworkPort(terminalPort, 'ipmi_terminal_port');
+  const port = info.ipmi_port === undefined || info.ipmi_port === null ? null : validateNetworkPort(info.ipmi_port, 'ipmi_port');
   const bridging = parseBridging(info);
   const privLevel = 'ipmi_priv_level' in info ? info.ipmi_priv_level : 'ADMINISTRATOR';
   if (typeof privLevel !== 'string' || !VALID_PRIV_LEVELS.includes(privLevel)) {

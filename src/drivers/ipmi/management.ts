@@ -9,8 +9,9 @@ import { log } from '../../common/log';
 import type { Config } from '../../conf/config';
 import type { NodeRecord } from '../../db/models';
 import type { BootDevice } from '../../protocols/ipmi';
+import { boolFromString } from '../../common/python/bool-from-string';
 import type { DriverTask, ManagementInterface } from '../base';
-import { IPMI_PROPERTIES, boolFromString, ipmiCall, parseIpmiDriverInfo } from './common';
+import { IPMI_PROPERTIES, ipmiCall, parseIpmiDriverInfo } from './common';
 import { UNSUPPORTED_BOOT_MODE_METHODS } from '../management/base-unsupported';
 import { lookupTable } from '../../common/own-keys';
 

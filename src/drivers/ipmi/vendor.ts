@@ -3,8 +3,9 @@
  * The routes are what `GET .../vendor_passthru/methods` lists; callers run the methods below.
  */
 import { InvalidParameterValue, MissingParameterValue } from '../../common/errors';
+import { boolFromString } from '../../common/python/bool-from-string';
 import type { DriverTask, JsonObject, VendorInterface } from '../base';
-import { IPMI_PROPERTIES, boolFromString, ipmiCall, parseIpmiDriverInfo } from './common';
+import { IPMI_PROPERTIES, ipmiCall, parseIpmiDriverInfo } from './common';
 import { sendRaw } from './management';
 
 /** App netfn Cold Reset / Warm Reset (IPMI 2.0 section 20.2, 20.3). */

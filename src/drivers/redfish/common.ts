@@ -4,6 +4,7 @@
  * retry options, and the first contact with the system, whose failures become Ironic's
  * RedfishConnectionError / RedfishError.
  */
+import { strictBoolFromString } from '../../common/python/bool-from-string';
 import { statSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import {
@@ -52,8 +53,6 @@ export const REDFISH_INTERFACE = {
 /** sushy's per-request timeout: bounds a BMC that accepts connections but never answers. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-const TRUE_WORDS = ['1', 't', 'true', 'on', 'y', 'yes'];
-const FALSE_WORDS = ['0', 'f', 'false', 'off', 'n', 'no'];
 const AUTH_TYPES = ['basic', 'session', 'auto'];
 
 interface RedfishDriverInfo {
@@ -113,9 +112,8 @@ function parseVerifyCa(raw: unknown, uuid: string): boolean | string {
   if (typeof raw === 'boolean') return raw;
   if (typeof raw === 'string') {
     if (isPath(raw)) return raw;
-    const word = raw.trim().toLowerCase();
-    if (TRUE_WORDS.includes(word)) return true;
-    if (FALSE_WORDS.includes(word)) return false;
+    const flag = strictBoolFromString(raw);
+    if (flag !== null) return flag;
   }
   throw new InvalidParameterValue(`Invalid value type set in driver_info/redfish_verify_ca on node ${uuid}. ` +
     `The value should be a Boolean or the path to a file/directory, not "${pyStr(raw)}"`);
