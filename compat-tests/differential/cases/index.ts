@@ -6,6 +6,7 @@ import { chassisGroup } from './chassis';
 import { cleaningGroup } from './cleaning';
 import { discovery } from './discovery';
 import { edgeCases } from './edge-cases';
+import { deleteBodiesGroup } from './delete-bodies';
 import { deployTemplatesGroup } from './deploy-templates';
 import { conductorsGroup, driversGroup } from './drivers';
 import { errors } from './errors';
@@ -63,6 +64,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   oldVersions,
   v2025FirmwareVmedia,
   v2025Inspection,
+  deleteBodiesGroup,
   edgeCases,
   errors,
 ];
