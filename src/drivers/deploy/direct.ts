@@ -15,6 +15,7 @@ import { coreDeployStep, declareSteps, type DeclaredStep, type UndeclaredStep } 
 import { AgentClient } from '../agent/client';
 import { prepareInstanceBoot, tearDownAgent, updateImageType, writeImage } from '../agent/deploy-steps';
 import { ironicApiUrl } from '../agent/agent-options';
+import { isFastTrack } from '../agent/fast-track';
 import { agentDeployCleanSteps, executeInbandCleanStep, isCachedCleanStep } from '../agent/clean-steps';
 import { agentHeartbeat } from '../agent/heartbeat';
 import { prepareInbandCleaning, tearDownInbandCleaning } from '../agent/inband-cleaning';
@@ -91,8 +92,9 @@ async function prepare(task: DriverTask): Promise<void> {
   const node = task.node;
   if (node.provision_state === states.DEPLOYING) {
     await task.driver.network.validate(task);
-    // A node that may not be powered off is rebooted into the agent by the deploy step instead.
-    if (!node.disable_power_off) await task.powerAction(states.POWER_OFF);
+    // A fast-tracked node keeps its running agent; one that may not be powered off is rebooted into the
+    // agent by the deploy step instead.
+    if (!(await isFastTrack(task)) && !node.disable_power_off) await task.powerAction(states.POWER_OFF);
     if (task.driver.storage.shouldWriteImage(task)) {
       await task.driver.network.unconfigureTenantNetworks(task);
       await task.driver.network.addProvisioningNetwork(task);
