@@ -26,6 +26,7 @@ import { v2025FirmwareVmedia } from './v2025-firmware-vmedia';
 import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
 import { v2025VersionSweep } from './v2025-version-sweep';
+import { v2025ChildSteps } from './v2025-child-steps';
 import { v2025Inspection } from './v2025-inspection';
 import { v2025NodesPortsGroup } from './v2025-nodes-ports';
 import { serviceRunbooksGroup } from './v2025-service-runbooks';
@@ -64,6 +65,7 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   oldVersions,
   v2025FirmwareVmedia,
   v2025Inspection,
+  v2025ChildSteps,
   deleteBodiesGroup,
   edgeCases,
   errors,
