@@ -165,6 +165,11 @@ export type HeartbeatOutcome =
   /** The rescue ramdisk took the password: resume, clean up and finish the rescue. */
   | { action: 'finish-rescue'; errorPrefix: string }
   | { action: 'fail-rescue'; message: string }
+  /** First heartbeat in `service wait`: resume, cache the agent's service steps, set the node's and run them. */
+  | { action: 'start-service'; errorPrefix: string }
+  /** An in-band service step ended (or the agent came back after a reboot): resume and run the next. */
+  | { action: 'continue-service' }
+  | { action: 'fail-service'; message: string; errmsg?: string }
   | null;
 
 export interface InspectInterface extends BaseInterface {
@@ -259,6 +264,9 @@ export interface NetworkInterface extends BaseInterface {
   validateInspection?(task: DriverTask): Promise<void>;
   addInspectionNetwork?(task: DriverTask): Promise<void>;
   removeInspectionNetwork?(task: DriverTask): Promise<void>;
+  /** The servicing network (in-band servicing); absent: nothing to switch. */
+  addServicingNetwork?(task: DriverTask): Promise<void>;
+  removeServicingNetwork?(task: DriverTask): Promise<void>;
 }
 
 interface InterfaceByKind {

@@ -22,7 +22,8 @@ import { prepareInbandCleaning, tearDownInbandCleaning } from '../agent/inband-c
 import {
   buildInstanceInfoForDeploy, destroyHttpInstanceImages, imageDownloadSource, injectableExtraData, servedLocally,
 } from '../agent/instance-image';
-import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
+import { prepareInbandService, tearDownInbandService } from '../agent/inband-service';
+import { agentServiceSteps, executeInbandServiceStep, isAgentServiceStep } from '../agent/service-steps';
 import { lookupTable } from '../../common/own-keys';
 
 const PROPERTIES: Record<string, string> = lookupTable({
@@ -158,9 +159,14 @@ const STEPS: readonly DeclaredStep[] = [
   { step: 'boot_instance', kinds: ['deploy'], priority: 20, run: bootInstance },
 ];
 
-/** AgentBaseMixin.execute_clean_step: the agent's cached in-band clean steps run in the ramdisk. */
-const inbandCleanStep: UndeclaredStep = (task, step) =>
-  (isCachedCleanStep(task, 'deploy', step) ? async () => executeInbandCleanStep(task, clientFor(task)) : null);
+/**
+ * AgentBaseMixin.execute_clean_step / execute_service_step: the agent's cached in-band steps run in the
+ * ramdisk, its service steps while the node is serviced, its clean steps otherwise.
+ */
+const inbandStep: UndeclaredStep = (task, step) => {
+  if (isAgentServiceStep(task, step)) return async () => executeInbandServiceStep(task, clientFor(task));
+  return isCachedCleanStep(task, 'deploy', step) ? async () => executeInbandCleanStep(task, clientFor(task)) : null;
+};
 
 export function createDirectDeploy(): DeployInterface {
   return {
@@ -171,7 +177,7 @@ export function createDirectDeploy(): DeployInterface {
       if (!task.driver.storage.shouldWriteImage(task)) return;
       validateImageInfo(task);
     },
-    ...declareSteps('deploy', STEPS, inbandCleanStep),
+    ...declareSteps('deploy', STEPS, inbandStep),
     async tearDown(task) {
       if (!task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
       await task.driver.storage.detachVolumes(task);
@@ -189,13 +195,13 @@ export function createDirectDeploy(): DeployInterface {
     },
     async takeOver() {},
     runtimeSteps(task, kind) {
+      if (kind === 'service') return agentServiceSteps(task);
       return kind === 'clean' ? agentDeployCleanSteps(task) : [];
     },
     prepareCleaning: (task) => prepareInbandCleaning(task, manageBoot(task)),
     tearDownCleaning: (task) => tearDownInbandCleaning(task, manageBoot(task)),
-    // In-band servicing through the agent is not implemented here.
-    prepareService: OUT_OF_BAND_CLEAN_AND_SERVICE.prepareService,
-    tearDownService: OUT_OF_BAND_CLEAN_AND_SERVICE.tearDownService,
+    prepareService: prepareInbandService,
+    tearDownService: (task) => tearDownInbandService(task, clientFor(task)),
     async heartbeat(task) {
       return agentHeartbeat(task, clientFor(task));
     },
