@@ -199,6 +199,15 @@ export interface BiosInterface extends BaseInterface {
 export interface FirmwareInterface extends BaseInterface {
   update(task: DriverTask, settings: JsonObject[]): Promise<StepResult>;
   cacheFirmwareComponents(task: DriverTask): Promise<void>;
+  /** Whether an update this interface started on the node is still to be followed up by the periodic checks. */
+  updatePending?(node: NodeRecord): boolean;
+  /**
+   * The periodic look at a pending update (_query_update_status): null while it goes on, else how the
+   * node's flow continues or fails (the same verdicts a heartbeat gives).
+   */
+  checkUpdate?(task: DriverTask): Promise<HeartbeatOutcome>;
+  /** A failed flow left updates pending (_query_update_failed): they are discarded. */
+  discardUpdates?(task: DriverTask): Promise<void>;
 }
 
 export interface ConsoleInterface extends BaseInterface {
