@@ -30,7 +30,7 @@ interface ProcessEventOptions {
 export type PowerAction = (task: Task, newState: string, timeout?: number) => Promise<void>;
 
 /** Holds another node exclusively for `fn` (task_manager.acquire of a child node), releasing it after. */
-export type HoldNode = <T>(ident: string, purpose: string, fn: (task: Task) => Promise<T>) => Promise<T>;
+type HoldNode = <T>(ident: string, purpose: string, fn: (task: Task) => Promise<T>) => Promise<T>;
 
 export class Task implements DriverTask {
   private original: NodeRecord;

@@ -26,7 +26,7 @@ function withinTimeout(value: unknown, timeout: number): boolean {
 }
 
 /** agent_is_alive: a recent inspection of a powered node, or a recent heartbeat from an agent with a URL. */
-export function agentIsAlive(node: NodeRecord, timeout: number): boolean {
+function agentIsAlive(node: NodeRecord, timeout: number): boolean {
   if (node.power_state === states.POWER_ON && withinTimeout(node.inspection_finished_at, timeout)) return true;
   const dii = node.driver_internal_info ?? {};
   if (!dii.agent_url) return false;

@@ -20,7 +20,7 @@ const step = (name: string, iface: string, extra: JsonObject = { abortable: true
   ({ step: name, priority: 0, interface: iface, reboot_requested: false, ...extra });
 
 /** GenericHardwareManager.get_service_steps of IPA 10.2, deduplicated by manager as the agent answers. */
-export const SERVICE_STEPS = {
+const SERVICE_STEPS = {
   GenericHardwareManager: [
     step('delete_configuration', 'raid'), step('apply_configuration', 'raid', { argsinfo: RAID_APPLY_ARGSINFO }),
     step('create_configuration', 'raid'), step('burnin_cpu', 'deploy'), step('burnin_gpu', 'deploy'),
