@@ -6,13 +6,13 @@
 import { emptyDict } from '../common/own-keys';
 import type { ApiContext } from './state';
 
-export function pecanParams(ctx: ApiContext): Record<string, unknown> {
+export function pecanParams(ctx: ApiContext, withDeleteBody = true): Record<string, unknown> {
   const all = emptyDict<unknown[]>();
   const add = (key: string, values: readonly unknown[]): void => {
     all[key] = Object.hasOwn(all, key) ? [...all[key], ...values] : [...values];
   };
   for (const [key, value] of Object.entries(ctx.query)) add(key, Array.isArray(value) ? value : [value]);
-  if (ctx.method === 'DELETE') {
+  if (ctx.method === 'DELETE' && withDeleteBody) {
     for (const [key, values] of Object.entries(ctx.state.deleteParams ?? {})) add(key, values);
   }
   const out = emptyDict<unknown>();

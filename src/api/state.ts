@@ -7,7 +7,7 @@ export interface ApiState {
   requestId: string;
   /** The negotiated minor version (major is always 1). */
   version: number;
-  /** The parsed JSON body, or undefined when the request had none. */
+  /** The parsed JSON body, or undefined when the request had none (on a DELETE: none that parses). */
   body: unknown;
   /**
    * A DELETE body's arguments, each name with its values (form fields may repeat): a JSON object (Content-Type

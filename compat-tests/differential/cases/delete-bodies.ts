@@ -35,6 +35,9 @@ export const deleteBodiesGroup: CaseGroup = {
     delBody('empty body deleting maintenance', `${node}/maintenance`, {}),
     delBody('unexpected argument detaching a vif', `${node}/vifs/a1b2c3d4-0000-4000-8000-000000000001`, { force: true }),
     delBody('unexpected argument deleting an allocation of a node', `${node}/allocation`, { bogus: 1 }),
+    // Vendor passthru reads the body as the method's data (@method.body); the fake methods take POST only.
+    delBody('vendor passthru DELETE with a body', `${node}/vendor_passthru/first_method`, { bar: 'woof' }),
+    delBody('driver vendor passthru DELETE with a body', '/v1/drivers/fake-hardware/vendor_passthru/first_method', { bar: 'woof' }),
 
     post('chassis', '/v1/chassis', MAX, { description: 'delete bodies' }, { capture: { DBC: 'uuid' } }),
     delBody('unexpected argument deleting a chassis', '/v1/chassis/{DBC}', { bogus: 1 }),

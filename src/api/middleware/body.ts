@@ -28,7 +28,11 @@ export function jsonBody(limits: BodyLimits): Middleware<ApiState> {
       if (raw.length > 0) ctx.state.body = parseJson(decodeUtf8(raw));
     } else if (ctx.method === 'DELETE') {
       const raw = await readBody(ctx.req, limits.general);
-      if (raw.length > 0) ctx.state.deleteParams = deleteParams(mediaType(ctx.get('Content-Type')), raw);
+      if (raw.length > 0) {
+        ctx.state.deleteParams = deleteParams(mediaType(ctx.get('Content-Type')), raw);
+        // What @method.body hands a vendor passthru call (pecan's request.json, whatever the Content-Type).
+        ctx.state.body = jsonOrUndefined(raw);
+      }
     }
     await next();
   };

@@ -14,10 +14,13 @@ import { checkNodeVersionedFields } from './node-field-versions';
 /**
  * The query arguments (and a DELETE body's), refusing any the handler does not take ("Unexpected arguments: ...").
  */
-export function readQuery(ctx: ApiContext, accepted: readonly string[]): Record<string, string | undefined> {
+export function readQuery(ctx: ApiContext, accepted: readonly string[], opts: { bodyIsData?: boolean } = {}):
+  Record<string, string | undefined> {
   const out = emptyDict<string | undefined>();
   const extra: string[] = [];
-  for (const [key, value] of Object.entries(pecanParams(ctx))) {
+  // A handler that takes the body as its data (@method.body) leaves the body's names out of its arguments.
+  const params = opts.bodyIsData ? pecanParams(ctx, false) : pecanParams(ctx);
+  for (const [key, value] of Object.entries(params)) {
     if (!accepted.includes(key)) extra.push(key);
     // A repeated parameter reaches Ironic's validators as a list, so they refuse it naming the list.
     out[key] = typeof value === 'string' ? value : pyRepr(value);
