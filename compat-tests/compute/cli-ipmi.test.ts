@@ -1,8 +1,9 @@
 /**
- * The `ironic-compute` CLI lifecycle on the ipmi hardware type: the conductor drives power over
- * real IPMI 2.0 (lanplus) to the project's simulated BMC, whose own power state each power step
- * checks. Deploy is `fake` (no agent here); rescue and console are absent, and the CLI reports
- * both as Nova would.
+ * The `ironic-compute` CLI lifecycle with IPMI power: the conductor drives power over real IPMI 2.0
+ * (lanplus) to the project's simulated BMC, whose own power state each power step checks. The node is
+ * fake-hardware with ipmitool power and management (fake-hardware takes any enabled interface; the ipmi
+ * type has no fake deploy, and there is no agent here); rescue and console are absent, and the CLI
+ * reports both as Nova would.
  */
 import { SimBmc } from '../../src/protocols/ipmi/sim';
 import { PASSWORD, USER } from '../../test/protocols/ipmi/simulators';
@@ -32,7 +33,8 @@ power_state_change_timeout = 10`,
     await bmc?.stop();
   },
   nodeBody: () => ({
-    driver: 'ipmi', boot_interface: 'fake', console_interface: 'no-console', rescue_interface: 'no-rescue',
+    driver: 'fake-hardware', power_interface: 'ipmitool', management_interface: 'ipmitool',
+    console_interface: 'no-console', rescue_interface: 'no-rescue',
     driver_info: { ipmi_address: '127.0.0.1', ipmi_port: bmc.port, ipmi_username: USER, ipmi_password: PASSWORD },
   }),
   bmcPower: async () => bmc.model.power,

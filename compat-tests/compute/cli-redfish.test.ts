@@ -1,8 +1,9 @@
 /**
- * The `ironic-compute` CLI lifecycle on the redfish hardware type: the conductor drives power
- * through the project's Redfish emulator, whose system's own power state each power step checks.
- * Deploy is `fake` (no agent here); rescue and console are absent, and the CLI reports both as
- * Nova would.
+ * The `ironic-compute` CLI lifecycle with Redfish power: the conductor drives power through the
+ * project's Redfish emulator, whose system's own power state each power step checks. The node is
+ * fake-hardware with redfish power, management and virtual media boot (fake-hardware takes any enabled
+ * interface; the redfish type has no fake deploy, and there is no agent here); rescue and console are
+ * absent, and the CLI reports both as Nova would.
  */
 import { startRedfishEmulator, RedfishEmulator } from '../../src/emulators/redfish';
 import { computeCliLifecycle } from './cli-lifecycle';
@@ -31,7 +32,8 @@ power_state_change_timeout = 10`,
     await bmc?.stop();
   },
   nodeBody: () => ({
-    driver: 'redfish', boot_interface: 'redfish-virtual-media', console_interface: 'no-console', rescue_interface: 'no-rescue',
+    driver: 'fake-hardware', boot_interface: 'redfish-virtual-media', power_interface: 'redfish',
+    management_interface: 'redfish', console_interface: 'no-console', rescue_interface: 'no-rescue',
     driver_info: { redfish_address: bmc.url, redfish_username: USER, redfish_password: PASSWORD, redfish_system_id: '/redfish/v1/Systems/1' },
   }),
   bmcPower: async () => (bmc.system('1').powerState === 'On' ? 'on' : 'off'),

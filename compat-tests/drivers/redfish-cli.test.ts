@@ -17,6 +17,8 @@ let target: Target;
 const EXTRA_CONF = `enabled_hardware_types = fake-hardware,redfish
 enabled_bios_interfaces = fake,no-bios,redfish
 enabled_boot_interfaces = fake,redfish-virtual-media
+enabled_deploy_interfaces = fake,ramdisk
+default_deploy_interface =
 enabled_management_interfaces = fake,redfish
 enabled_power_interfaces = fake,redfish
 [redfish]

@@ -15,8 +15,14 @@ let agent: SnmpAgent;
 let target: Target;
 const cli = cliNodeClient(() => target.url);
 
-/** Later lines win, so these override referenceLikeConf's fake-only choices. */
+/**
+ * Later lines win, so these override referenceLikeConf's fake-only choices; snmp supports no fake boot or
+ * deploy (as in Ironic), so its nodes get pxe and ramdisk.
+ */
 const EXTRA_CONF = `enabled_hardware_types = fake-hardware,snmp
+enabled_boot_interfaces = fake,pxe
+enabled_deploy_interfaces = fake,ramdisk
+default_deploy_interface =
 enabled_management_interfaces = fake,noop
 enabled_power_interfaces = fake,snmp
 [snmp]

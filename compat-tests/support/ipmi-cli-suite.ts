@@ -13,9 +13,15 @@ import { ipmitool, PASSWORD, USER } from '../../test/protocols/ipmi/simulators';
 import { freePort, startIronicTs, Target } from './target';
 import { cliNodeClient } from './cli-node';
 
-/** Later lines win, so these override referenceLikeConf's fake-only choices. */
+/**
+ * Later lines win, so these override referenceLikeConf's fake-only choices; ipmi supports no fake boot or
+ * deploy (as in Ironic), so its nodes get pxe and ramdisk.
+ */
 function extraConf(useBinary: boolean): string {
   return `enabled_hardware_types = fake-hardware,ipmi
+enabled_boot_interfaces = fake,pxe
+enabled_deploy_interfaces = fake,ramdisk
+default_deploy_interface =
 enabled_management_interfaces = fake,ipmitool
 enabled_power_interfaces = fake,ipmitool
 enabled_vendor_interfaces = fake,no-vendor,ipmitool

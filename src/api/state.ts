@@ -7,8 +7,13 @@ export interface ApiState {
   requestId: string;
   /** The negotiated minor version (major is always 1). */
   version: number;
-  /** The parsed JSON body, or undefined when the request had none. */
+  /** The parsed JSON body, or undefined when the request had none (on a DELETE: none that parses). */
   body: unknown;
+  /**
+   * A DELETE body's arguments, each name with its values (form fields may repeat): a JSON object (Content-Type
+   * application/json) or form fields (application/x-www-form-urlencoded), which pecan merges into the query's.
+   */
+  deleteParams?: Record<string, unknown[]>;
   deps: ApiDeps;
   /** A `.json` suffix was stripped from the path (below 1.91): node lookups also try the ident with it. */
   jsonSuffix?: boolean;

@@ -197,6 +197,7 @@ export const NoValidHost = defineError('NoValidHost', 404, "No valid host was fo
 export const NodeAlreadyExists = defineError('NodeAlreadyExists', 409, "A node with UUID %(uuid)s already exists.", Conflict);
 export const NodeAssociated = defineError('NodeAssociated', 409, "Node %(node)s is associated with instance %(instance)s.", InvalidState);
 export const NodeCleaningFailure = defineError('NodeCleaningFailure', 500, "Failed to clean node %(node)s: %(reason)s", IronicError);
+export const NodeServicingFailure = defineError('NodeServicingFailure', 500, "Failed to service node %(node)s: %(reason)s", IronicError);
 export const NodeConsoleNotEnabled = defineError('NodeConsoleNotEnabled', 400, "Console access is not enabled on node %(node)s", Invalid);
 export const NodeHistoryNotFound = defineError('NodeHistoryNotFound', 404, "Node history record %(history)s could not be found.", NotFound);
 export const NodeInMaintenance = defineError('NodeInMaintenance', 400, "The %(op)s operation can't be performed on node %(node)s because it's in maintenance mode.", Invalid);

@@ -62,13 +62,18 @@ export const STUCK_STATES_TREATED_AS_FAIL: readonly string[] = [
   DEPLOYING, CLEANING, VERIFYING, INSPECTING, ADOPTING, RESCUING, UNRESCUING, DELETING, SERVICING,
 ];
 
-/** Where an agent may look its node up (Ironic 21.4.4's lists; servicing adds its states). */
+/** Where an agent may look its node up (Ironic 2025.1's list, unchanged since 21.4.4). */
 export const LOOKUP_ALLOWED_STATES: readonly string[] = [
   DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, INSPECTING, INSPECTWAIT, RESCUING, RESCUEWAIT,
 ];
 
-/** The same with fast track, which keeps the agent running between operations. */
-export const FASTTRACK_LOOKUP_ALLOWED_STATES: readonly string[] = [...LOOKUP_ALLOWED_STATES, ENROLL, MANAGEABLE, AVAILABLE];
+/**
+ * The same with fast track, which keeps the agent running between operations. Only here do the
+ * servicing states appear, so in Ironic 2025.1 a service ramdisk finds its node only with fast track on.
+ */
+export const FASTTRACK_LOOKUP_ALLOWED_STATES: readonly string[] = [
+  ...LOOKUP_ALLOWED_STATES, ENROLL, MANAGEABLE, AVAILABLE, SERVICING, SERVICEWAIT, SERVICEHOLD,
+];
 
 /** Power sync leaves nodes alone while a ramdisk owns their power (manager.SYNC_EXCLUDED_STATES). */
 export const SYNC_EXCLUDED_STATES: readonly string[] = [DEPLOYWAIT, CLEANWAIT, ENROLL, ADOPTFAIL];

@@ -21,7 +21,7 @@ const pythonIsoNow = () => new Date().toISOString().replace('Z', '000');
  * continue_node_deploy: on the first resume the step list is computed again now that the agent
  * runs (validate_deploy_steps), then the steps go on from the next index.
  */
-async function continueNodeDeploy(task: Task): Promise<void> {
+export async function continueNodeDeploy(task: Task): Promise<void> {
   const node = task.node;
   const info = node.driver_internal_info ?? {};
   if (!info.steps_validated) {

@@ -126,6 +126,10 @@ const DEPLOY_FLOW: StepFlow = {
     if (task.node.provision_state !== states.DEPLOYFAIL) await deployingErrorHandler(task, logmsg, userMsg);
   },
   waiting: (task) => task.processEvent('wait'),
+  async unexpected(task, step, result) {
+    await deployingErrorHandler(task, `While executing deploy step ${pyRepr(step)} on node ${task.node.uuid}, step returned ` +
+      `unexpected state: ${result}`, `Failed to deploy: ${pyRepr(task.node.deploy_step)}`);
+  },
   async finished(task) {
     const node = task.node;
     node.deploy_step = null;

@@ -6,8 +6,9 @@
 import * as states from '../common/states';
 import type { HeartbeatOutcome } from '../drivers/base';
 import { continueNodeClean, restartNodeClean, resumeCleaning, startNodeClean } from './continue-clean';
-import { cleaningErrorHandler, deployingErrorHandler, errorText } from './error-handlers';
+import { cleaningErrorHandler, deployingErrorHandler, errorText, servicingErrorHandler } from './error-handlers';
 import { finishRescue, rescuingErrorHandler } from './rescue-finish';
+import { continueNodeService, startNodeService } from './servicing';
 import type { Task } from './task';
 
 type Outcome = NonNullable<HeartbeatOutcome>;
@@ -43,6 +44,16 @@ export async function actOnHeartbeat(task: Task, outcome: Outcome, continueNodeD
       return finishRescue(task, outcome.errorPrefix);
     case 'fail-rescue':
       if ([states.RESCUING, states.RESCUEWAIT].includes(state)) await rescuingErrorHandler(task, outcome.message);
+      return;
+    case 'start-service':
+      return startNodeService(task, outcome.errorPrefix);
+    case 'continue-service':
+      await task.processEvent('resume');
+      return continueNodeService(task);
+    case 'fail-service':
+      if ([states.SERVICING, states.SERVICEWAIT].includes(state)) {
+        await servicingErrorHandler(task, outcome.message, { errmsg: outcome.errmsg });
+      }
       return;
     default:
       return actOnDeploy(task, outcome, continueNodeDeploy);

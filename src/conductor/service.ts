@@ -15,6 +15,7 @@ import { DriverFactory } from '../drivers/driver-factory';
 import { startBootServers, type BootServers } from './boot-servers';
 import type { ConductorContext } from './context';
 import { ConductorManager } from './manager';
+import { queryFirmwareUpdateFailed, queryFirmwareUpdateStatus } from './periodic/firmware-updates';
 import { manageNodeHistory } from './periodic/history';
 import { PowerSync } from './periodic/power-sync';
 import { PeriodicScheduler, PeriodicTask } from './periodic/scheduler';
@@ -40,6 +41,7 @@ export interface ConductorService {
 
 function periodicTasks(conf: Config, db: Database, manager: ConductorManager, rings: RingManager, power: PowerSync): PeriodicTask[] {
   const c = (name: OptionName<'conductor'>) => conf.int('conductor', name);
+  const fw = conf.int('redfish', 'firmware_update_fail_interval');
   return [
     { name: 'sync_power_states', intervalSeconds: c('sync_power_state_interval'), run: () => power.syncPowerStates() },
     { name: 'power_failure_recovery', intervalSeconds: c('power_failure_recovery_interval'), run: () => power.powerFailureRecovery() },
@@ -51,6 +53,9 @@ function periodicTasks(conf: Config, db: Database, manager: ConductorManager, ri
     { name: 'check_orphan_nodes', intervalSeconds: c('check_provision_state_interval'), run: () => checkOrphanNodes(manager, rings) },
     { name: 'sync_local_state', intervalSeconds: c('sync_local_state_interval'), run: () => syncLocalState(manager, rings) },
     { name: 'manage_node_history', intervalSeconds: c('node_history_cleanup_interval'), run: async () => { await manageNodeHistory(conf, db); } },
+    // Ironic 2025.1 spaces both firmware checks by the fail interval.
+    { name: 'query_firmware_update_status', intervalSeconds: fw, run: () => queryFirmwareUpdateStatus(manager, rings) },
+    { name: 'query_firmware_update_failed', intervalSeconds: fw, run: () => queryFirmwareUpdateFailed(manager, rings) },
   ];
 }
 

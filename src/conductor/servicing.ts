@@ -191,6 +191,22 @@ export async function continueNodeService(task: Task): Promise<void> {
   await continueServiceSteps(task, next);
 }
 
+/**
+ * The service ramdisk's first heartbeat (its steps are cached): resume, set the node's service steps
+ * and run them; a failure there fails the servicing with `errorPrefix`.
+ */
+export async function startNodeService(task: Task, errorPrefix: string): Promise<void> {
+  await task.processEvent('resume');
+  try {
+    await setNodeServiceSteps(task, Boolean((task.node.driver_internal_info ?? {}).service_disable_ramdisk));
+  } catch (err) {
+    const lastError = `${errorPrefix}: ${errorText(err)}`;
+    await servicingErrorHandler(task, `Asynchronous exception for node ${task.node.uuid}: ${lastError}`, { errmsg: lastError });
+    return;
+  }
+  await continueNodeService(task);
+}
+
 /** servicing.get_last_error. */
 function abortedError(step: Record<string, unknown>): string {
   let msg = 'By request, the service operation was aborted';

@@ -7,6 +7,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { log } from '../common/log';
+import { pyRepr } from '../common/python/repr';
+import { childNodeUuids } from '../db/repositories/nodes';
 import * as states from '../common/states';
 import type { StepResult } from '../drivers/base';
 import { executeStep, type NodeStep } from './steps';
@@ -112,13 +114,48 @@ async function reservedStep(task: Task, step: NodeStep): Promise<'used' | 'exit'
   return 'exit';
 }
 
+/** A step meant for child nodes: all of them, or those of limit_child_node_execution when it names any. */
+function childTargets(step: NodeStep): readonly string[] | null {
+  const limit = (step as { limit_child_node_execution?: unknown }).limit_child_node_execution;
+  return Array.isArray(limit) && limit.length > 0 ? limit.map(String) : null;
+}
+
+/**
+ * execute_step_on_child_nodes: each child (locked in turn) runs the step itself, the reserved ones
+ * included; the first result other than nothing (or the flow's wait state, where
+ * [conductor]permit_child_node_step_async_result allows it) ends the loop with a message the parent's
+ * flow treats as the step's invalid result. A child held elsewhere fails the step (NodeLocked).
+ */
+async function runOnChildNodes(task: Task, flow: StepFlow, step: NodeStep): Promise<string | null> {
+  log.info(`Executing ${pyRepr(step)} on child nodes for node ${task.node.uuid}.`);
+  for (const uuid of await childNodeUuids(task.ctx.db, task.node.uuid, childTargets(step))) {
+    log.info(`Executing step ${pyRepr(step)} on child node ${uuid} for parent node ${task.node.uuid}`);
+    const message = await task.holdNode(uuid, 'execute step', async (child) => {
+      log.info(`Executing ${pyRepr(step)} on node ${child.node.uuid}`);
+      const result = await reservedStep(child, step) === null ? await executeStep(child, step) : null;
+      if (result === null || result === undefined) return null;
+      if (result === flow.waitState && task.ctx.conf.bool('conductor', 'permit_child_node_step_async_result')) return null;
+      return `While executing step ${pyRepr(step)} on child node ${child.node.uuid}, step returned invalid value: ${result}`;
+    });
+    if (message !== null) {
+      log.error(message);
+      return message;
+    }
+  }
+  return null;
+}
+
 /** Runs one step; true when the flow goes on with the next one. */
 async function runOne(task: Task, flow: StepFlow, step: NodeStep): Promise<boolean> {
   let result: StepResult;
   try {
-    const reserved = await reservedStep(task, step);
-    if (reserved === 'exit') return false;
-    result = reserved === 'used' ? null : await executeStep(task, step);
+    if ((step as { execute_on_child_nodes?: unknown }).execute_on_child_nodes) {
+      result = await runOnChildNodes(task, flow, step);
+    } else {
+      const reserved = await reservedStep(task, step);
+      if (reserved === 'exit') return false;
+      result = reserved === 'used' ? null : await executeStep(task, step);
+    }
   } catch (err) {
     await flow.failed(task, step, err);
     return false;

@@ -30,7 +30,8 @@ export class TaskManager {
     const shared = opts.shared ?? false;
     let node = await nodes.find(this.ctx.db, ident);
     if (!shared) node = await this.reserve(node.id, node.uuid, opts.retry ?? true);
-    const task = new Task(this.ctx, node, [], [], null, shared, opts.purpose ?? 'unspecified', this.nodePowerAction);
+    const task = new Task(this.ctx, node, [], [], null, shared, opts.purpose ?? 'unspecified', this.nodePowerAction,
+      (ident, purpose, fn) => this.run(ident, { purpose }, fn));
     try {
       task.ports = await portsOfNode(this.ctx.db, node.id);
       task.portgroups = await portgroupsOfNode(this.ctx.db, node.id);

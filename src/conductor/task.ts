@@ -29,6 +29,9 @@ interface ProcessEventOptions {
 /** conductor/power.ts's node_power_action, as a Task runs it. */
 export type PowerAction = (task: Task, newState: string, timeout?: number) => Promise<void>;
 
+/** Holds another node exclusively for `fn` (task_manager.acquire of a child node), releasing it after. */
+type HoldNode = <T>(ident: string, purpose: string, fn: (task: Task) => Promise<T>) => Promise<T>;
+
 export class Task implements DriverTask {
   private original: NodeRecord;
   private provisionTouched = false;
@@ -47,6 +50,8 @@ export class Task implements DriverTask {
     readonly purpose: string,
     /** Injected: power.ts needs the Task type, so task.ts does not import it back. */
     private readonly nodePowerAction: PowerAction,
+    /** Injected by the task manager, which imports this file. */
+    readonly holdNode: HoldNode = () => Promise.reject(new Error('no task manager to hold another node')),
   ) {
     this.original = structuredClone(node);
   }

@@ -165,6 +165,11 @@ export type HeartbeatOutcome =
   /** The rescue ramdisk took the password: resume, clean up and finish the rescue. */
   | { action: 'finish-rescue'; errorPrefix: string }
   | { action: 'fail-rescue'; message: string }
+  /** First heartbeat in `service wait`: resume, cache the agent's service steps, set the node's and run them. */
+  | { action: 'start-service'; errorPrefix: string }
+  /** An in-band service step ended (or the agent came back after a reboot): resume and run the next. */
+  | { action: 'continue-service' }
+  | { action: 'fail-service'; message: string; errmsg?: string }
   | null;
 
 export interface InspectInterface extends BaseInterface {
@@ -194,6 +199,15 @@ export interface BiosInterface extends BaseInterface {
 export interface FirmwareInterface extends BaseInterface {
   update(task: DriverTask, settings: JsonObject[]): Promise<StepResult>;
   cacheFirmwareComponents(task: DriverTask): Promise<void>;
+  /** Whether an update this interface started on the node is still to be followed up by the periodic checks. */
+  updatePending?(node: NodeRecord): boolean;
+  /**
+   * The periodic look at a pending update (_query_update_status): null while it goes on, else how the
+   * node's flow continues or fails (the same verdicts a heartbeat gives).
+   */
+  checkUpdate?(task: DriverTask): Promise<HeartbeatOutcome>;
+  /** A failed flow left updates pending (_query_update_failed): they are discarded. */
+  discardUpdates?(task: DriverTask): Promise<void>;
 }
 
 export interface ConsoleInterface extends BaseInterface {
@@ -259,6 +273,9 @@ export interface NetworkInterface extends BaseInterface {
   validateInspection?(task: DriverTask): Promise<void>;
   addInspectionNetwork?(task: DriverTask): Promise<void>;
   removeInspectionNetwork?(task: DriverTask): Promise<void>;
+  /** The servicing network (in-band servicing); absent: nothing to switch. */
+  addServicingNetwork?(task: DriverTask): Promise<void>;
+  removeServicingNetwork?(task: DriverTask): Promise<void>;
 }
 
 interface InterfaceByKind {

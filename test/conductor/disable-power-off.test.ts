@@ -93,3 +93,42 @@ test('tear_down_agent locks the agent down instead of powering the node off', as
   });
   assert.deepEqual(calls, ['lockdown']);
 });
+
+/** A node whose agent heartbeated a moment ago, with fast track on for it. */
+async function fastTrackedNode(name: string, disablePowerOff: boolean) {
+  const node = await svc.api.createNode({
+    name, driver: 'fake-hardware', power_interface: 'always-on', disable_power_off: disablePowerOff, power_state: 'power on',
+    driver_info: { fast_track: true },
+  });
+  const heartbeat = new Date().toISOString().replace('Z', '000');
+  await tmp.db.knex('nodes').where({ uuid: node.uuid }).update({
+    provision_state: 'manageable',
+    driver_internal_info: JSON.stringify({ agent_url: 'http://127.0.0.1:9999', agent_last_heartbeat: heartbeat }),
+  });
+  return node;
+}
+
+test('fast track: in-band cleaning of a node whose agent is alive ends without any power action', async () => {
+  for (const [name, dpo] of [['fast-1', false], ['fast-2', true]] as const) {
+    const node = await fastTrackedNode(name, dpo);
+    const states: string[] = [];
+    await svc.manager.tasks.run(node.uuid, { purpose: 'test' }, async (task) => {
+      task.powerAction = async (state: string) => { states.push(state); };
+      await tearDownInbandCleaning(task, false);
+    });
+    assert.deepEqual(states, [], name);
+  }
+});
+
+test('fast track needs a recent heartbeat: an agent silent past [deploy]fast_track_timeout gets the usual power off', async () => {
+  const node = await fastTrackedNode('stale', false);
+  await tmp.db.knex('nodes').where({ uuid: node.uuid }).update({
+    driver_internal_info: JSON.stringify({ agent_url: 'http://127.0.0.1:9999', agent_last_heartbeat: '2020-01-01T00:00:00.000000' }),
+  });
+  const states: string[] = [];
+  await svc.manager.tasks.run(node.uuid, { purpose: 'test' }, async (task) => {
+    task.powerAction = async (state: string) => { states.push(state); };
+    await tearDownInbandCleaning(task, false);
+  });
+  assert.deepEqual(states, ['power off']);
+});

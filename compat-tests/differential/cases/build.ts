@@ -22,6 +22,9 @@ export const patch = (name: string, path: string, version: string | undefined, b
   req('PATCH', name, path, version, body, extra);
 export const del = (name: string, path: string, version?: string, extra: Extra = {}): RequestCase =>
   req('DELETE', name, path, version, undefined, extra);
+/** A DELETE carrying a JSON body, which pecan merges into the handler's arguments. */
+export const delBody = (name: string, path: string, version: string | undefined, body: unknown, extra: Extra = {}): RequestCase =>
+  req('DELETE', name, path, version, body, extra);
 export const raw = (method: HttpMethod, name: string, path: string, version: string | undefined, rawBody: string, extra: Extra = {}): RequestCase =>
   req(method, name, path, version, undefined, { ...extra, rawBody });
 

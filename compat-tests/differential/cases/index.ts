@@ -6,6 +6,7 @@ import { chassisGroup } from './chassis';
 import { cleaningGroup } from './cleaning';
 import { discovery } from './discovery';
 import { edgeCases } from './edge-cases';
+import { deleteBodiesGroup } from './delete-bodies';
 import { deployTemplatesGroup } from './deploy-templates';
 import { conductorsGroup, driversGroup } from './drivers';
 import { errors } from './errors';
@@ -25,6 +26,7 @@ import { v2025FirmwareVmedia } from './v2025-firmware-vmedia';
 import { versions } from './versions';
 import { versionSweepGroup } from './version-sweep';
 import { v2025VersionSweep } from './v2025-version-sweep';
+import { v2025ChildSteps } from './v2025-child-steps';
 import { v2025Inspection } from './v2025-inspection';
 import { v2025NodesPortsGroup } from './v2025-nodes-ports';
 import { serviceRunbooksGroup } from './v2025-service-runbooks';
@@ -63,6 +65,8 @@ export const ALL_GROUPS: readonly CaseGroup[] = [
   oldVersions,
   v2025FirmwareVmedia,
   v2025Inspection,
+  v2025ChildSteps,
+  deleteBodiesGroup,
   edgeCases,
   errors,
 ];

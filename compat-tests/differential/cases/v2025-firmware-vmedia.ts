@@ -3,7 +3,7 @@
 // Whole nodes are read below 1.83 or through ?fields=, so that the other 2025.1 node fields (parent_node,
 // service_step, disable_power_off) do not enter this group's comparisons.
 import type { CaseGroup, WaitForCase } from '../types';
-import { del, get, patch, post, raw } from './build';
+import { del, delBody as delWith, get, patch, post, raw } from './build';
 
 const V = '1.96';
 const node = '/v1/nodes/{FV1}';
@@ -11,6 +11,7 @@ const node = '/v1/nodes/{FV1}';
 /** The spawned attach/detach has finished once the node's lock is released. */
 const unlocked = (name: string): WaitForCase =>
   ({ kind: 'waitFor', name, path: `${node}?fields=reservation`, version: V, until: { reservation: [null] } });
+const delBody = (name: string, path: string, body: unknown) => delWith(name, path, V, body);
 const FIELDS = 'fields=name,driver,firmware_interface,boot_interface';
 
 export const v2025FirmwareVmedia: CaseGroup = {
@@ -70,6 +71,23 @@ export const v2025FirmwareVmedia: CaseGroup = {
     del('vmedia detach some', `${node}/vmedia?device_types=floppy,CDROM`, V),
     unlocked('vmedia detach some finished'),
     get('last_error after detach some', `${node}?fields=last_error`, V),
+    delBody('vmedia detach types in the body', `${node}/vmedia`, { device_types: ['cdrom'] }),
+    unlocked('vmedia detach types in the body finished'),
+    get('last_error after detach by body', `${node}?fields=last_error`, V),
+    delBody('vmedia detach types in the body as a string', `${node}/vmedia`, { device_types: 'Floppy, CDROM' }),
+    unlocked('vmedia detach types as a string finished'),
+    delBody('vmedia detach bad types in the body', `${node}/vmedia`, { device_types: ['cdrom', 'usb'] }),
+    delBody('vmedia detach upper-case types in a body list', `${node}/vmedia`, { device_types: ['CDROM'] }),
+    delBody('vmedia detach types not strings', `${node}/vmedia`, { device_types: [1] }),
+    delBody('vmedia detach types a number', `${node}/vmedia`, { device_types: 5 }),
+    delBody('vmedia detach unexpected argument in the body', `${node}/vmedia`, { device_type: 'cdrom' }),
+    delBody('vmedia detach types in query and body', `${node}/vmedia?device_types=cdrom`, { device_types: 'floppy' }),
+    del('vmedia detach repeated query types', `${node}/vmedia?device_types=cdrom&device_types=floppy`, V),
+    unlocked('vmedia detach repeated query types finished'),
+    raw('DELETE', 'vmedia detach types in a form body', `${node}/vmedia`, V, 'device_types=usb',
+      { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
+    delBody('vmedia detach empty list in the body', `${node}/vmedia`, { device_types: [] }),
+    unlocked('vmedia detach empty list finished'),
     del('vmedia detach all', `${node}/vmedia`, V),
     unlocked('vmedia detach all finished'),
     get('last_error after detach all', `${node}?fields=last_error`, V),

@@ -16,7 +16,7 @@ import { getNodeByIdent } from '../node-lookup';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import { ALLOCATION_PATCH_ALLOWED_FIELDS, ALLOCATION_SCHEMA, ALLOCATION_VALIDATOR } from '../schemas/allocation';
-import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
+import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey, deleteIdent } from '../schemas/list-query';
 import { checkAllowedPatchFields, isTruthy, patchValues, readPatch } from '../schemas/patch';
 import { checkInvalidFields } from '../views/resource-dict';
 import type { ApiContext, ApiState } from '../state';
@@ -212,8 +212,7 @@ async function patchAllocation(ctx: ApiContext): Promise<void> {
 
 async function deleteAllocation(ctx: ApiContext): Promise<void> {
   requireAllocations(ctx);
-  readQuery(ctx, []);
-  const ident = args.uuidOrName('allocation_ident', ctx.params.ident)!;
+  const ident = args.uuidOrName('allocation_ident', deleteIdent(ctx, 'allocation_ident', ctx.params.ident))!;
   const a = await getAllocationByIdent(ctx, ident);
   await ctx.state.deps.conductor.destroyAllocation(a.uuid);
   ctx.status = 204;
@@ -225,6 +224,7 @@ export function allocationsRouter(): Router<ApiState> {
   router.get('/v1/allocations/:ident', showAllocation);
   router.post('/v1/allocations', createAllocation);
   router.patch('/v1/allocations/:ident', patchAllocation);
+  router.delete('/v1/allocations', deleteAllocation);
   router.delete('/v1/allocations/:ident', deleteAllocation);
   return router;
 }

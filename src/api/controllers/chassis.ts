@@ -12,7 +12,7 @@ import { applyJsonPatch } from '../jsonpatch';
 import { baseUrl } from '../links';
 import * as args from '../schemas/args';
 import { CHASSIS_PATCH_ALLOWED_FIELDS, CHASSIS_SCHEMA, CHASSIS_VALIDATOR } from '../schemas/chassis';
-import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
+import { checkAllowFields, nextArgs, readQuery, returnFields, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey, deleteIdent } from '../schemas/list-query';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
 import { chassisDict, chassisView } from '../views/chassis';
@@ -93,8 +93,7 @@ async function patchChassis(ctx: ApiContext): Promise<void> {
 }
 
 async function deleteChassis(ctx: ApiContext): Promise<void> {
-  readQuery(ctx, []);
-  const uuid = args.uuid('chassis_uuid', ctx.params.uuid)!;
+  const uuid = args.uuid('chassis_uuid', deleteIdent(ctx, 'chassis_uuid', ctx.params.uuid))!;
   await chassisRepo.destroy(ctx.state.deps.db, uuid);
   ctx.status = 204;
 }
@@ -107,6 +106,7 @@ export function chassisRouter(): Router<ApiState> {
   router.get('/v1/chassis/:uuid/detail', () => { throw new HTTPNotFound(); });
   router.post('/v1/chassis', createChassis);
   router.patch('/v1/chassis/:uuid', patchChassis);
+  router.delete('/v1/chassis', deleteChassis);
   router.delete('/v1/chassis/:uuid', deleteChassis);
   return router;
 }

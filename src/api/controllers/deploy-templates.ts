@@ -13,7 +13,7 @@ import {
   DEPLOY_STEP_SCHEMA, TEMPLATE_PATCH_ALLOWED_FIELDS, TEMPLATE_SCHEMA, TEMPLATE_VALIDATOR,
 } from '../schemas/deploy-template';
 import { schemaErrorMessage } from '../schemas/jsonschema';
-import { nextArgs, readQuery, PAGE_ARGS, readListArgs, checkPage } from '../schemas/list-query';
+import { nextArgs, readQuery, PAGE_ARGS, readListArgs, checkPage, deleteIdent } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { checkAllowedPatchFields, readPatch } from '../schemas/patch';
 import { checkInvalidFields } from '../views/resource-dict';
@@ -99,8 +99,7 @@ async function createTemplate(ctx: ApiContext): Promise<void> {
 
 async function patchTemplate(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
-  readQuery(ctx, []);
-  const ident = args.uuidOrName('template_ident', ctx.params.ident)!;
+  const ident = args.uuidOrName('template_ident', deleteIdent(ctx, 'template_ident', ctx.params.ident))!;
   const patch = readPatch(ctx.state.body);
   checkAllowedPatchFields(patch, TEMPLATE_PATCH_ALLOWED_FIELDS);
   const t = await getTemplate(ctx, ident);
@@ -128,8 +127,7 @@ async function patchTemplate(ctx: ApiContext): Promise<void> {
 
 async function deleteTemplate(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
-  readQuery(ctx, []);
-  const ident = args.uuidOrName('template_ident', ctx.params.ident)!;
+  const ident = args.uuidOrName('template_ident', deleteIdent(ctx, 'template_ident', ctx.params.ident))!;
   const t = await getTemplate(ctx, ident);
   await templatesRepo.destroy(ctx.state.deps.db, t.id);
   ctx.status = 204;
@@ -141,6 +139,7 @@ export function deployTemplatesRouter(): Router<ApiState> {
   router.get('/v1/deploy_templates/:ident', showTemplate);
   router.post('/v1/deploy_templates', createTemplate);
   router.patch('/v1/deploy_templates/:ident', patchTemplate);
+  router.delete('/v1/deploy_templates', deleteTemplate);
   router.delete('/v1/deploy_templates/:ident', deleteTemplate);
   return router;
 }

@@ -105,7 +105,7 @@ async function vendorMethods(ctx: ApiContext): Promise<void> {
 }
 
 async function vendorPassthru(ctx: ApiContext): Promise<void> {
-  const q = readQuery(ctx, ['method']);
+  const q = readQuery(ctx, ['method'], { bodyIsData: true });
   const method = passthruMethod(ctx.params.method, q.method);
   if (!method) throw new InvalidParameterValue('Missing mandatory parameter: method');
   await requireKnownDriver(ctx, ctx.params.name);

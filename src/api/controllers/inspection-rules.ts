@@ -15,7 +15,7 @@ import { applyJsonPatch, type PatchOp } from '../jsonpatch';
 import { baseUrl } from '../links';
 import { checkInvalidFields } from '../views/resource-dict';
 import * as args from '../schemas/args';
-import { readQuery, PAGE_ARGS, readListArgs, checkPage } from '../schemas/list-query';
+import { readQuery, PAGE_ARGS, readListArgs, checkPage, deleteIdent } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext, ApiState } from '../state';
@@ -126,8 +126,7 @@ function ruleDocument(rule: InspectionRuleRecord): Record<string, unknown> {
 
 async function patchRule(ctx: ApiContext): Promise<void> {
   requireRules(ctx);
-  readQuery(ctx, []);
-  const ident = args.uuid('inspection_rule_uuid', ctx.params.ident)!;
+  const ident = args.uuid('inspection_rule_uuid', deleteIdent(ctx, 'inspection_rule_uuid', ctx.params.ident))!;
   const patch = readPatch(ctx.state.body);
   const rule = await getRule(ctx, ident);
   checkSensitivePatch(patch, rule);
@@ -149,8 +148,7 @@ async function patchRule(ctx: ApiContext): Promise<void> {
 
 async function deleteRule(ctx: ApiContext): Promise<void> {
   requireRules(ctx);
-  readQuery(ctx, []);
-  const ident = args.uuid('inspection_rule_uuid', ctx.params.ident)!;
+  const ident = args.uuid('inspection_rule_uuid', deleteIdent(ctx, 'inspection_rule_uuid', ctx.params.ident))!;
   const rule = await getRule(ctx, ident);
   await rulesRepo.destroy(ctx.state.deps.db, rule.id);
   ctx.status = 204;
@@ -162,11 +160,8 @@ export function inspectionRulesRouter(): Router<ApiState> {
   router.get('/v1/inspection_rules/:ident', showRule);
   router.post('/v1/inspection_rules', createRule);
   router.patch('/v1/inspection_rules/:ident', patchRule);
+  // There is no bulk delete: on the collection the rule's UUID is an argument, missing unless given.
+  router.delete('/v1/inspection_rules', deleteRule);
   router.delete('/v1/inspection_rules/:ident', deleteRule);
-  // There is no bulk delete: the rule's UUID is a missing argument.
-  router.delete('/v1/inspection_rules', (ctx) => {
-    requireRules(ctx);
-    throw new InvalidParameterValue('Missing mandatory parameter: inspection_rule_uuid');
-  });
   return router;
 }

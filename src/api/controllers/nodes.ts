@@ -9,7 +9,7 @@ import { isUuidLike } from '../ident';
 import { baseUrl } from '../links';
 import { checkPathIdent, getNodeByIdent, getNodeByPathIdent } from '../node-lookup';
 import * as args from '../schemas/args';
-import { checkAllowFields, readQuery } from '../schemas/list-query';
+import { checkAllowFields, deleteIdent, readQuery } from '../schemas/list-query';
 import type { ApiContext, ApiState } from '../state';
 import { V } from '../versions';
 import { nodeView } from '../views/node';
@@ -31,8 +31,9 @@ async function showNode(ctx: ApiContext, ident: string, pathFields?: string): Pr
   ctx.body = nodeView(node, { base: baseUrl(ctx), version: ctx.state.version, fields }, needExtras.get(node.id) ?? {});
 }
 
-async function deleteNode(ctx: ApiContext, ident: string): Promise<void> {
-  readQuery(ctx, []);
+/** DELETE /v1/nodes/{node}, or /v1/nodes naming the node in the query or body (`fromPath` undefined). */
+async function deleteNode(ctx: ApiContext, fromPath: string | undefined): Promise<void> {
+  const ident = args.uuidOrName('node_ident', deleteIdent(ctx, 'node_ident', fromPath))!;
   const node = await getNodeByPathIdent(ctx, ident);
   await conductorTopic(ctx, node, true);
   await ctx.state.deps.conductor.destroyNode(node.uuid);
@@ -106,6 +107,6 @@ export function nodesRouter(): Router<ApiState> {
   router.get('/v1/nodes/:node_ident/:fields', showNodeFieldsInPath);
   // Any other GET below a node is routing's plain 404, not a 405 from the DELETE catch-all above.
   router.get('/v1/nodes/:node_ident/*rest', () => undefined);
-  router.delete('/v1/nodes', () => { throw new InvalidParameterValue('Missing mandatory parameter: node_ident'); });
+  router.delete('/v1/nodes', (ctx) => deleteNode(ctx, undefined));
   return router;
 }

@@ -10,7 +10,7 @@ import { getNodeForBodyUuid } from '../node-lookup';
 import { patchedLinkedNode } from './node-link';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
-import { readQuery } from '../schemas/list-query';
+import { readQuery, deleteIdent } from '../schemas/list-query';
 import { checkAllowedPatchFields, isPathUpdated, isTruthy, patchValues, readPatch } from '../schemas/patch';
 import { PORTGROUP_PATCH_ALLOWED_FIELDS, PORTGROUP_SCHEMA, PORTGROUP_VALIDATOR } from '../schemas/portgroup';
 import type { ApiContext } from '../state';
@@ -78,8 +78,7 @@ function changedFields(pg: PortgroupRecord, doc: Record<string, unknown>, nodeId
 }
 
 export async function patchPortgroup(ctx: ApiContext): Promise<void> {
-  readQuery(ctx, []);
-  const ident = args.uuidOrName('portgroup_ident', ctx.params.ident)!;
+  const ident = args.uuidOrName('portgroup_ident', deleteIdent(ctx, 'portgroup_ident', ctx.params.ident))!;
   const patch = readPatch(ctx.state.body);
   requirePortgroups(ctx);
   const pg = await getPortgroupByIdent(ctx, ident);
@@ -108,8 +107,7 @@ export async function patchPortgroup(ctx: ApiContext): Promise<void> {
 }
 
 export async function deletePortgroup(ctx: ApiContext): Promise<void> {
-  readQuery(ctx, []);
-  const ident = args.uuidOrName('portgroup_ident', ctx.params.ident)!;
+  const ident = args.uuidOrName('portgroup_ident', deleteIdent(ctx, 'portgroup_ident', ctx.params.ident))!;
   requirePortgroups(ctx);
   const pg = await getPortgroupByIdent(ctx, ident);
   await ctx.state.deps.conductor.destroyPortgroup(pg.uuid);

@@ -119,6 +119,7 @@ export function portgroupsRouter(): Router<ApiState> {
   router.get('/v1/portgroups/:ident/:fields', lookupGuard, showPortgroup);
   router.post('/v1/portgroups', createPortgroup);
   router.patch('/v1/portgroups/:ident', lookupGuard, patchPortgroup);
+  router.delete('/v1/portgroups', deletePortgroup);
   router.delete('/v1/portgroups/:ident', lookupGuard, deletePortgroup);
   return router;
 }

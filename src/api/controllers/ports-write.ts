@@ -16,7 +16,7 @@ import { baseUrl } from '../links';
 import { getNodeByIdent } from '../node-lookup';
 import { portRefsOf } from '../port-refs';
 import * as args from '../schemas/args';
-import { readQuery } from '../schemas/list-query';
+import { readQuery, deleteIdent } from '../schemas/list-query';
 import { checkAllowedPatchFields, isPathUpdated, readPatch, touchedFields } from '../schemas/patch';
 import { PORT_PATCH_ALLOWED_FIELDS, PORT_SCHEMA, PORT_VALIDATOR } from '../schemas/port';
 import { LOCAL_LINK_SMART_NIC_VALIDATOR } from '../schemas/local-link';
@@ -169,8 +169,7 @@ export async function patchPort(ctx: ApiContext): Promise<void> {
 }
 
 export async function deletePort(ctx: ApiContext): Promise<void> {
-  readQuery(ctx, []);
-  const uuid = args.uuid('port_uuid', ctx.params.port_uuid)!;
+  const uuid = args.uuid('port_uuid', deleteIdent(ctx, 'port_uuid', ctx.params.port_uuid))!;
   const port = await portsRepo.get(ctx.state.deps.db, uuid);
   await ctx.state.deps.conductor.destroyPort(port.uuid);
   ctx.status = 204;

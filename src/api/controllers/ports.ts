@@ -154,6 +154,7 @@ export function portsRouter(): Router<ApiState> {
   router.get('/v1/ports/:port_uuid/:fields', showPort);
   router.post('/v1/ports', createPort);
   router.patch('/v1/ports/:port_uuid', patchPort);
+  router.delete('/v1/ports', deletePort);
   router.delete('/v1/ports/:port_uuid', deletePort);
   return router;
 }

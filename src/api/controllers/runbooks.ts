@@ -21,7 +21,7 @@ import { getRunbook } from '../runbook-lookup';
 import { ironicStepOrder } from '../step-rows';
 import * as args from '../schemas/args';
 import { schemaErrorMessage } from '../schemas/jsonschema';
-import { nextArgs, PAGE_ARGS, readListArgs, readQuery, checkPage } from '../schemas/list-query';
+import { nextArgs, PAGE_ARGS, readListArgs, readQuery, checkPage, deleteIdent } from '../schemas/list-query';
 import { checkNodeVersionedFields } from '../schemas/node-field-versions';
 import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
 import { RUNBOOK_PATCH_ALLOWED_FIELDS, RUNBOOK_SCHEMA, RUNBOOK_STEP_SCHEMA, RUNBOOK_VALIDATOR } from '../schemas/runbook';
@@ -192,8 +192,7 @@ function changedFields(doc: Record<string, unknown>, runbook: RunbookWithRelatio
 
 async function patchRunbook(ctx: ApiContext): Promise<void> {
   requireRunbooks(ctx);
-  readQuery(ctx, []);
-  const ident = args.uuidOrName('runbook_ident', ctx.params.ident)!;
+  const ident = args.uuidOrName('runbook_ident', deleteIdent(ctx, 'runbook_ident', ctx.params.ident))!;
   const patch = readPatch(ctx.state.body);
   checkAllowedPatchFields(patch, RUNBOOK_PATCH_ALLOWED_FIELDS);
   const runbook = await getRunbook(ctx, ident);
@@ -216,8 +215,7 @@ async function patchRunbook(ctx: ApiContext): Promise<void> {
 
 async function deleteRunbook(ctx: ApiContext): Promise<void> {
   requireRunbooks(ctx);
-  readQuery(ctx, []);
-  const ident = args.uuidOrName('runbook_ident', ctx.params.ident)!;
+  const ident = args.uuidOrName('runbook_ident', deleteIdent(ctx, 'runbook_ident', ctx.params.ident))!;
   const runbook = await authorizedRunbook(ctx, 'baremetal:runbook:delete', ident);
   await runbooksRepo.destroy(ctx.state.deps.db, runbook.id);
   ctx.status = 204;
@@ -229,6 +227,7 @@ export function runbooksRouter(): Router<ApiState> {
   router.get('/v1/runbooks/:ident', showRunbook);
   router.post('/v1/runbooks', createRunbook);
   router.patch('/v1/runbooks/:ident', patchRunbook);
+  router.delete('/v1/runbooks', deleteRunbook);
   router.delete('/v1/runbooks/:ident', deleteRunbook);
   return router;
 }

@@ -20,7 +20,7 @@ import { patchedLinkedNode } from './node-link';
 import { nodeUuidsOf } from '../port-refs';
 import * as args from '../schemas/args';
 import type { Schema } from '../schemas/jsonschema';
-import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey } from '../schemas/list-query';
+import { nextArgs, readQuery, validateLimit, validateSortDir, PAGE_ARGS, readListArgs, checkSortKey, deleteIdent } from '../schemas/list-query';
 import { checkAllowedPatchFields, patchValues, readPatch } from '../schemas/patch';
 import type { ApiContext } from '../state';
 import { checkInvalidFields } from '../views/resource-dict';
@@ -132,8 +132,8 @@ export async function createVolume<R extends VolumeRecordBase>(kind: VolumeKind<
 
 export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
   parentNode: string | null = null): Promise<void> {
-  readQuery(ctx, []);
-  const uuid = args.uuid(`${kind.noun}_uuid`, ctx.params.uuid)!;
+  const name = `${kind.noun}_uuid`;
+  const uuid = args.uuid(name, deleteIdent(ctx, name, ctx.params.uuid))!;
   const patch = readPatch(ctx.state.body);
   const db = ctx.state.deps.db;
   const record = await kind.repo.get(db, uuid);
@@ -164,8 +164,8 @@ export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R
 
 export async function deleteVolume<R extends VolumeRecordBase>(kind: VolumeKind<R>, ctx: ApiContext,
   parentNode: string | null = null): Promise<void> {
-  readQuery(ctx, []);
-  const uuid = args.uuid(`${kind.noun}_uuid`, ctx.params.uuid)!;
+  const name = `${kind.noun}_uuid`;
+  const uuid = args.uuid(name, deleteIdent(ctx, name, ctx.params.uuid))!;
   const record = await kind.repo.get(ctx.state.deps.db, uuid);
   if (parentNode) throw new OperationNotPermitted();
   await kind.rpc.destroy(ctx.state.deps.conductor, record.uuid);

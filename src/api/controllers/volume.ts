@@ -75,6 +75,7 @@ function mount<R extends { id: number; uuid: string; node_id: number | null; cre
   router.get(`${base}/:uuid`, requireVolume, (ctx) => showVolume(kind, ctx));
   router.post(base, requireVolume, (ctx) => createVolume(kind, ctx));
   router.patch(`${base}/:uuid`, requireVolume, (ctx) => patchVolume(kind, ctx));
+  router.delete(base, requireVolume, (ctx) => deleteVolume(kind, ctx));
   router.delete(`${base}/:uuid`, requireVolume, (ctx) => deleteVolume(kind, ctx));
 }
 

@@ -68,8 +68,9 @@ export function uuidOrName(name: string, value: unknown): string | null {
   return value as string;
 }
 
-/** Comma-separated, trimmed, lower-cased, de-duplicated, order kept. */
+/** Comma-separated, trimmed, lower-cased, de-duplicated, order kept; a list is taken as it is, each a string. */
 export function stringList(name: string, value: unknown): string[] | null {
+  if (Array.isArray(value)) return value.map((item) => string(name, item)!);
   const text = string(name, value);
   if (text === null) return null;
   const items: string[] = [];

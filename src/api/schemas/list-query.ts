@@ -2,25 +2,46 @@
  * Query-string handling shared by the list endpoints, as Ironic's args.validate and api utils do it:
  * unknown arguments refused, limit/sort_dir checks, and the fields/detail combination rules.
  */
-import { InvalidParameterValue, NotAcceptable } from '../../common/errors';
+import { InvalidParameterValue, MissingParameterValue, NotAcceptable } from '../../common/errors';
 import { pyRepr } from '../../common/python/repr';
 import { emptyDict } from '../../common/own-keys';
+import { pecanParams } from '../pecan-params';
 import type { ApiContext } from '../state';
 import * as args from './args';
 import { V } from '../versions';
 import { checkNodeVersionedFields } from './node-field-versions';
 
-/** The query arguments, refusing any the handler does not take ("Unexpected arguments: ..."). */
-export function readQuery(ctx: ApiContext, accepted: readonly string[]): Record<string, string | undefined> {
+/**
+ * The query arguments (and a DELETE body's), refusing any the handler does not take ("Unexpected arguments: ...").
+ */
+export function readQuery(ctx: ApiContext, accepted: readonly string[], opts: { bodyIsData?: boolean } = {}):
+  Record<string, string | undefined> {
   const out = emptyDict<string | undefined>();
   const extra: string[] = [];
-  for (const [key, value] of Object.entries(ctx.query)) {
+  // A handler that takes the body as its data (@method.body) leaves the body's names out of its arguments.
+  const params = opts.bodyIsData ? pecanParams(ctx, false) : pecanParams(ctx);
+  for (const [key, value] of Object.entries(params)) {
     if (!accepted.includes(key)) extra.push(key);
     // A repeated parameter reaches Ironic's validators as a list, so they refuse it naming the list.
-    out[key] = Array.isArray(value) ? pyRepr(value) : value;
+    out[key] = typeof value === 'string' ? value : pyRepr(value);
   }
   if (extra.length > 0) throw new InvalidParameterValue(`Unexpected arguments: ${extra.join(', ')}`);
   return out;
+}
+
+/**
+ * The one argument of a DELETE handler, the object's ident: from the path, or, on the collection's own
+ * path, from the query or body as pecan fills it (then missing is Ironic's MissingParameterValue). Any
+ * other argument is unexpected, the ident given twice too (Ironic: a TypeError, 500).
+ */
+export function deleteIdent(ctx: ApiContext, name: string, fromPath: string | undefined): string {
+  if (fromPath !== undefined) {
+    readQuery(ctx, []);
+    return fromPath;
+  }
+  const given = readQuery(ctx, [name])[name];
+  if (given === undefined) throw new MissingParameterValue(`Missing mandatory parameter: ${name}`);
+  return given;
 }
 
 /** validate_limit: [api]max_limit when absent, positive, capped at max_limit. */

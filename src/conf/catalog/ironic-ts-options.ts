@@ -16,6 +16,8 @@ export const EXTRA_OPTIONS = {
     // servicing, and the longest pause a `wait` step may ask for.
     poweroff_in_servicefail: { type: 'bool', default: false },
     max_conductor_wait_step_seconds: { type: 'int', default: 30, min: 0, max: 1800 },
+    // Ironic 2025.1: a step run on child nodes may return the flow's wait state without failing the parent.
+    permit_child_node_step_async_result: { type: 'bool', default: false },
   },
   ipmi: {
     // Selects Debian's ipmitool binary (as Python Ironic runs it) instead of the built-in IPMI client.

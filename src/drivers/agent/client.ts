@@ -159,6 +159,17 @@ export class AgentClient {
     return retryConnection ? this.withConnectionRetries(get) : get();
   }
 
+  getServiceSteps(node: AgentNode, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
+    return this.command(node, 'service.get_service_steps', { node: nodeDict, ports: ports.map(portDict) }, { wait: true });
+  }
+
+  executeServiceStep(node: AgentNode, step: JsonObject, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
+    return this.command(node, 'service.execute_service_step', {
+      step, node: nodeDict, ports: ports.map(portDict),
+      service_version: (node.driver_internal_info ?? {}).hardware_manager_version ?? null,
+    });
+  }
+
   getDeploySteps(node: AgentNode & Pick<NodeRecord, 'uuid'>, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
     return this.command(node, 'deploy.get_deploy_steps', { node: nodeDict, ports: ports.map(portDict) }, { wait: true });
   }

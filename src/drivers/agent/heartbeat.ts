@@ -13,6 +13,7 @@ import type { AgentClient } from './client';
 import { processNextStep } from './next-step';
 import { agentNodeDict } from './node-dict';
 import { heartbeatRescueWait } from './rescue-heartbeat';
+import { heartbeatServiceWait } from './service-heartbeat';
 
 /** States in which a heartbeat may act (agent_base HEARTBEAT_ALLOWED). */
 const HEARTBEAT_ALLOWED = [states.DEPLOYWAIT, states.CLEANWAIT, states.RESCUEWAIT, states.DEPLOYING, states.CLEANING,
@@ -83,6 +84,9 @@ function heartbeatInMaintenance(task: DriverTask): HeartbeatOutcome {
     if ([states.RESCUING, states.RESCUEWAIT].includes(state)) {
       return { action: 'fail-rescue', message: 'Rescue aborted as node is in maintenance mode' };
     }
+    if ([states.SERVICING, states.SERVICEWAIT].includes(state)) {
+      return { action: 'fail-service', message: 'Service aborted as node is in maintenance mode' };
+    }
   }
   log.warning(`Heartbeat from node ${node.uuid} in maintenance mode; not taking any action.`);
   return null;
@@ -99,6 +103,7 @@ export async function agentHeartbeat(task: DriverTask, client: AgentClient): Pro
   if (node.provision_state === states.DEPLOYWAIT) return heartbeatDeployWait(task, client);
   if (node.provision_state === states.CLEANWAIT) return heartbeatCleanWait(task, client);
   if (node.provision_state === states.RESCUEWAIT) return heartbeatRescueWait(task, client);
+  if (node.provision_state === states.SERVICEWAIT) return heartbeatServiceWait(task, client);
   return null;
 }
 

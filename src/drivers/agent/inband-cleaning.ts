@@ -5,6 +5,7 @@
 import * as states from '../../common/states';
 import type { DriverTask } from '../base';
 import { agentBootOptions } from './agent-options';
+import { isFastTrack } from './fast-track';
 
 /** agent_add_clean_params: the disk erasure settings the agent reads from the node. */
 async function addCleanParams(task: DriverTask): Promise<void> {
@@ -40,10 +41,11 @@ export async function prepareInbandCleaning(task: DriverTask, manageBoot: boolea
 
 /** Power off (unless cleaning failed: the node stays up for debugging), boot files and network away. */
 export async function tearDownInbandCleaning(task: DriverTask, manageBoot: boolean): Promise<void> {
-  const failed = task.node.fault === states.FAULT_CLEAN_FAILURE;
-  if (!failed && !task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
+  // A fast-tracked node keeps its agent running for what comes next: no power action at all.
+  const keepPower = task.node.fault === states.FAULT_CLEAN_FAILURE || await isFastTrack(task);
+  if (!keepPower && !task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
   if (manageBoot) await task.driver.boot.cleanUpRamdisk(task, 'clean');
   await task.driver.network.removeCleaningNetwork(task);
   // A node that may not be powered off is rebooted out of the ramdisk instead.
-  if (!failed && task.node.disable_power_off) await task.powerAction(states.REBOOT);
+  if (!keepPower && task.node.disable_power_off) await task.powerAction(states.REBOOT);
 }

@@ -8,8 +8,9 @@ import { pyRepr } from '../../common/python/repr';
 import type { DriverTask, HeartbeatOutcome, JsonObject } from '../base';
 import { cleanVersionMismatch, postCleanStepReboot } from './clean-step-hooks';
 import { commandErrorText, type AgentClient, type AgentCommand } from './client';
+import { postServiceStepReboot, serviceVersionMismatch } from './service-step-hooks';
 
-type AgentStepType = 'clean' | 'deploy';
+type AgentStepType = 'clean' | 'deploy' | 'service';
 
 /** What differs between the step types. */
 interface StepTypeFacts {
@@ -36,6 +37,17 @@ const FACTS: { readonly [T in AgentStepType]: StepTypeFacts } = {
     show: pyRepr,
     versionMismatch: cleanVersionMismatch,
     rebootAfterStep: postCleanStepReboot,
+  },
+  service: {
+    title: 'Service',
+    rebootFlag: 'servicing_reboot',
+    continued: () => ({ action: 'continue-service' }),
+    // Ironic 2025.1 hands a failed agent service step to its deploy error handler (which cleans the
+    // instance's boot up); the servicing one keeps the instance and still ends in `service failed`.
+    failed: (message) => ({ action: 'fail-service', message }),
+    show: pyRepr,
+    versionMismatch: serviceVersionMismatch,
+    rebootAfterStep: postServiceStepReboot,
   },
   deploy: {
     title: 'Deploy',

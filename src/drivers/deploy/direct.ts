@@ -15,13 +15,15 @@ import { coreDeployStep, declareSteps, type DeclaredStep, type UndeclaredStep } 
 import { AgentClient } from '../agent/client';
 import { prepareInstanceBoot, tearDownAgent, updateImageType, writeImage } from '../agent/deploy-steps';
 import { ironicApiUrl } from '../agent/agent-options';
+import { isFastTrack } from '../agent/fast-track';
 import { agentDeployCleanSteps, executeInbandCleanStep, isCachedCleanStep } from '../agent/clean-steps';
 import { agentHeartbeat } from '../agent/heartbeat';
 import { prepareInbandCleaning, tearDownInbandCleaning } from '../agent/inband-cleaning';
 import {
   buildInstanceInfoForDeploy, destroyHttpInstanceImages, imageDownloadSource, injectableExtraData, servedLocally,
 } from '../agent/instance-image';
-import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
+import { prepareInbandService, tearDownInbandService } from '../agent/inband-service';
+import { agentServiceSteps, executeInbandServiceStep, isAgentServiceStep } from '../agent/service-steps';
 import { lookupTable } from '../../common/own-keys';
 
 const PROPERTIES: Record<string, string> = lookupTable({
@@ -91,8 +93,9 @@ async function prepare(task: DriverTask): Promise<void> {
   const node = task.node;
   if (node.provision_state === states.DEPLOYING) {
     await task.driver.network.validate(task);
-    // A node that may not be powered off is rebooted into the agent by the deploy step instead.
-    if (!node.disable_power_off) await task.powerAction(states.POWER_OFF);
+    // A fast-tracked node keeps its running agent; one that may not be powered off is rebooted into the
+    // agent by the deploy step instead.
+    if (!(await isFastTrack(task)) && !node.disable_power_off) await task.powerAction(states.POWER_OFF);
     if (task.driver.storage.shouldWriteImage(task)) {
       await task.driver.network.unconfigureTenantNetworks(task);
       await task.driver.network.addProvisioningNetwork(task);
@@ -156,9 +159,14 @@ const STEPS: readonly DeclaredStep[] = [
   { step: 'boot_instance', kinds: ['deploy'], priority: 20, run: bootInstance },
 ];
 
-/** AgentBaseMixin.execute_clean_step: the agent's cached in-band clean steps run in the ramdisk. */
-const inbandCleanStep: UndeclaredStep = (task, step) =>
-  (isCachedCleanStep(task, 'deploy', step) ? async () => executeInbandCleanStep(task, clientFor(task)) : null);
+/**
+ * AgentBaseMixin.execute_clean_step / execute_service_step: the agent's cached in-band steps run in the
+ * ramdisk, its service steps while the node is serviced, its clean steps otherwise.
+ */
+const inbandStep: UndeclaredStep = (task, step) => {
+  if (isAgentServiceStep(task, step)) return async () => executeInbandServiceStep(task, clientFor(task));
+  return isCachedCleanStep(task, 'deploy', step) ? async () => executeInbandCleanStep(task, clientFor(task)) : null;
+};
 
 export function createDirectDeploy(): DeployInterface {
   return {
@@ -169,7 +177,7 @@ export function createDirectDeploy(): DeployInterface {
       if (!task.driver.storage.shouldWriteImage(task)) return;
       validateImageInfo(task);
     },
-    ...declareSteps('deploy', STEPS, inbandCleanStep),
+    ...declareSteps('deploy', STEPS, inbandStep),
     async tearDown(task) {
       if (!task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
       await task.driver.storage.detachVolumes(task);
@@ -187,13 +195,13 @@ export function createDirectDeploy(): DeployInterface {
     },
     async takeOver() {},
     runtimeSteps(task, kind) {
+      if (kind === 'service') return agentServiceSteps(task);
       return kind === 'clean' ? agentDeployCleanSteps(task) : [];
     },
     prepareCleaning: (task) => prepareInbandCleaning(task, manageBoot(task)),
     tearDownCleaning: (task) => tearDownInbandCleaning(task, manageBoot(task)),
-    // In-band servicing through the agent is not implemented here.
-    prepareService: OUT_OF_BAND_CLEAN_AND_SERVICE.prepareService,
-    tearDownService: OUT_OF_BAND_CLEAN_AND_SERVICE.tearDownService,
+    prepareService: prepareInbandService,
+    tearDownService: (task) => tearDownInbandService(task, clientFor(task)),
     async heartbeat(task) {
       return agentHeartbeat(task, clientFor(task));
     },

@@ -9,7 +9,7 @@ export const FAKE_HARDWARE: HardwareType = {
   supported: {
     bios: ['fake', ...G.bios],
     boot: ['fake', ...G.boot],
-    console: ['fake', ...G.console],
+    console: ['fake', 'fake-graphical', ...G.console],
     deploy: ['fake', ...G.deploy],
     firmware: ['fake', ...G.firmware],
     inspect: ['fake', ...G.inspect],

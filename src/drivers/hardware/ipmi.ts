@@ -7,9 +7,6 @@ export const IPMI_HARDWARE: HardwareType = {
   className: 'IPMIHardware',
   supported: {
     ...G,
-    // ironic-ts extension: `fake` last, so ipmi nodes can be enrolled while no PXE boot / agent deploy exists.
-    boot: [...G.boot, 'fake'],
-    deploy: [...G.deploy, 'fake'],
     console: ['ipmitool-socat', 'ipmitool-shellinabox', 'no-console'],
     management: ['ipmitool', 'noop'],
     power: ['ipmitool'],

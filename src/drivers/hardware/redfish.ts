@@ -9,9 +9,8 @@ export const REDFISH_HARDWARE: HardwareType = {
     ...G,
     bios: ['redfish', 'no-bios'],
     // Virtual media goes last: few vendors support it well (Ironic's note).
-    boot: ['ipxe', 'pxe', 'redfish-virtual-media', 'http-ipxe', 'http'],
-    // ironic-ts extension: `fake` last, so redfish nodes can be enrolled while no agent deploy exists.
-    deploy: [...G.deploy, 'fake'],
+    boot: [...G.boot, 'redfish-virtual-media', 'redfish-https'],
+    console: ['redfish-graphical', 'no-console'],
     firmware: ['redfish', 'no-firmware'],
     inspect: ['redfish', ...G.inspect],
     management: ['redfish', 'noop'],

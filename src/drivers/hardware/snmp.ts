@@ -7,9 +7,6 @@ export const SNMP_HARDWARE: HardwareType = {
   className: 'SNMPHardware',
   supported: {
     ...G,
-    // ironic-ts extension: `fake` last, so snmp nodes can be enrolled while no PXE boot / agent deploy exists.
-    boot: [...G.boot, 'fake'],
-    deploy: [...G.deploy, 'fake'],
     management: ['noop', 'fake'],
     power: ['snmp'],
   },

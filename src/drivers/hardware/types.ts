@@ -20,7 +20,7 @@ export const GENERIC_SUPPORTED = {
   // http/http-ipxe (UEFI HTTP boot) last, so they never become a default by accident.
   boot: ['ipxe', 'pxe', 'http-ipxe', 'http'],
   console: ['no-console'],
-  deploy: ['direct', 'ansible', 'ramdisk', 'anaconda', 'custom-agent'],
+  deploy: ['direct', 'ansible', 'ramdisk', 'anaconda', 'bootc', 'custom-agent'],
   firmware: ['no-firmware'],
   // 2025.1's generic order: ironic-inspector, then Ironic's own in-band inspection.
   inspect: ['inspector', 'agent', 'no-inspect'],

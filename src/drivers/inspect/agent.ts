@@ -9,9 +9,9 @@
 import { lookup } from 'node:dns/promises';
 import { HardwareInspectionFailure, InvalidParameterValue, UnsupportedDriverExtension } from '../../common/errors';
 import { log } from '../../common/log';
-import { pyTruthy } from '../../common/python/truthiness';
 import * as states from '../../common/states';
 import { ironicApiUrl } from '../agent/agent-options';
+import { fastTrackEnabled } from '../agent/fast-track';
 import { LOOKUP_CACHE_FIELD } from '../../db/repositories/inspection-lookup';
 import type { DriverTask, InspectInterface, JsonObject } from '../base';
 import { isLoopback } from './hooks/interfaces';
@@ -34,10 +34,6 @@ function parseKernelParams(text: string): Record<string, string> {
   return out;
 }
 
-function fastTrack(task: DriverTask): boolean {
-  const own = (task.node.driver_info ?? {}).fast_track;
-  return own === undefined || own === null ? task.ctx.conf.bool('deploy', 'fast_track') : pyTruthy(own);
-}
 
 function requireManagedBoot(task: DriverTask): boolean {
   const set = task.ctx.conf.raw('inspector', 'require_managed_boot');
@@ -123,7 +119,7 @@ async function tearDownManagedBoot(task: DriverTask, alwaysPowerOff = false): Pr
       errors.push(`unable to remove inspection ports: ${errorText(err)}`);
     }
   }
-  if ((managed || alwaysPowerOff) && task.ctx.conf.bool('inspector', 'power_off') && !fastTrack(task)) {
+  if ((managed || alwaysPowerOff) && task.ctx.conf.bool('inspector', 'power_off') && !fastTrackEnabled(task)) {
     const reboot = Boolean(task.node.disable_power_off);
     try {
       await task.powerAction(reboot ? states.REBOOT : states.POWER_OFF);
@@ -154,7 +150,7 @@ async function startManaged(task: DriverTask): Promise<void> {
     ...parseKernelParams(task.ctx.conf.str('inspector', 'extra_kernel_params')),
     'ipa-inspection-callback-url': endpoint,
   };
-  if (fastTrack(task)) params['ipa-api-url'] = ironicApiUrl(task);
+  if (fastTrackEnabled(task)) params['ipa-api-url'] = ironicApiUrl(task);
   if (!task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
   await task.driver.network.addInspectionNetwork?.(task);
   await task.driver.boot.prepareRamdisk(task, params, 'deploy');

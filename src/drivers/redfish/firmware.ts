@@ -1,10 +1,9 @@
 /**
  * Redfish firmware (drivers/modules/redfish/firmware.py, 29.0.5): the `bios` and `bmc` component
  * versions cached in firmware_information, and the `update` step (deploy, clean and service)
- * flashing each listed image through UpdateService.SimpleUpdate in turn. Ironic reboots into its
- * ramdisk and polls the BMC's task from a periodic; ironic-ts has no agent in that loop, so the
- * step reboots through the power interface and awaits each task (bounded by
- * [conductor]clean_callback_timeout) and each `wait` within the step, as the BIOS steps do.
+ * flashing each listed image through UpdateService.SimpleUpdate in turn: the step starts the first
+ * and returns the flow's wait state; the conductor's periodic firmware checks follow the BMC's task
+ * monitor, honour each `wait`, flash the next image with a reboot, and resume the flow after the last.
  */
 import { InvalidParameterValue, RedfishError, UnsupportedDriverExtension } from '../../common/errors';
 import { type Schema, validationErrorText } from '../../common/jsonschema';
@@ -15,7 +14,8 @@ import * as states from '../../common/states';
 import * as firmwareRows from '../../db/repositories/firmware';
 import type { FirmwareComponentRecord } from '../../db/models';
 import type { RedfishMessage } from '../../protocols/redfish';
-import type { DriverTask, FirmwareInterface, JsonObject, StepResult } from '../base';
+import type { DriverTask, FirmwareInterface, HeartbeatOutcome, JsonObject, StepResult } from '../base';
+import { currentFlow, rebootToFinishStep, setAsyncStepFlags } from '../agent/finish-step';
 import { declareSteps, type DeclaredStep } from '../declared-steps';
 import { REDFISH_INTERFACE, RedfishSession, connectRedfish, redfishAction } from './common';
 import { cleanupStagedFirmware, stageFirmware } from './firmware-staging';
@@ -107,54 +107,143 @@ function messageText(messages: readonly RedfishMessage[]): string {
   return messages.map((m) => m.message).join(',  ');
 }
 
-/** _execute_firmware_update + the status check: SimpleUpdate, the reboot, the BMC's task, then `wait`. */
-async function flash(task: DriverTask, session: RedfishSession, update: FirmwareUpdate, systems: number): Promise<void> {
-  const { client } = session;
-  const uuid = task.node.uuid;
+/** One pending update as driver_internal_info.redfish_fw_updates keeps it. */
+interface PendingUpdate extends FirmwareUpdate {
+  task_monitor?: string | null;
+  wait_start_time?: string;
+}
+
+const PENDING = 'redfish_fw_updates';
+
+function pendingOf(task: DriverTask): PendingUpdate[] {
+  return ((task.node.driver_internal_info ?? {})[PENDING] ?? []) as unknown as PendingUpdate[];
+}
+
+function setPending(task: DriverTask, updates: PendingUpdate[] | undefined): void {
+  const info: JsonObject = { ...(task.node.driver_internal_info ?? {}) };
+  if (updates === undefined) delete info[PENDING];
+  else info[PENDING] = updates as unknown as JsonObject[];
+  task.node.driver_internal_info = info;
+}
+
+/**
+ * _execute_firmware_update: the first listed image is staged and handed to SimpleUpdate; the BMC's
+ * task monitor is recorded with the list, which the periodic check follows from then on.
+ */
+async function startFirst(task: DriverTask, session: RedfishSession, updates: PendingUpdate[]): Promise<void> {
+  const first = updates[0];
+  const systems = await session.client.systemCount();
   // Several systems behind one BMC: SimpleUpdate is told which one (sushy-tools needs it).
   const systemId = (task.node.driver_info ?? {}).redfish_system_id;
   const targets = systems > 1 && typeof systemId === 'string' ? [systemId] : undefined;
-  const imageUri = await stageFirmware(task, update.url);
-  log.debug(`Applying new firmware ${update.url} for ${update.component} on node ${uuid}`);
-  const op = await client.simpleUpdate({ imageUri, targets });
-  await task.driver.power.reboot(task);
-  task.node.power_state = states.POWER_ON;
-  await task.saveNode();
-  if (op.monitorUri) {
-    const seconds = task.ctx.conf.int('conductor', 'clean_callback_timeout') || 1800;
-    try {
-      const result = await client.waitForTask(op.monitorUri, seconds * 1000);
-      if (result.taskStatus !== null && !['OK', 'Warning'].includes(result.taskStatus)) {
-        throw new RedfishError({ error: `Firmware update failed for node ${uuid}, firmware ${update.url}. ` +
-          `Error: ${messageText(result.messages)}` });
-      }
-      log.info(`Firmware update succeeded for node ${uuid}, firmware ${update.url}: ${messageText(result.messages)}`);
-    } catch (err) {
-      if (err instanceof RedfishError) throw err;
-      const messages = (err as { messages?: RedfishMessage[] }).messages ?? [];
-      throw new RedfishError({ error: `Firmware update failed for node ${uuid}, firmware ${update.url}. ` +
-        `Error: ${messages.length > 0 ? messageText(messages) : (err as Error).message}` });
-    }
-  }
-  if (update.wait) await new Promise((resolve) => setTimeout(resolve, update.wait! * 1000));
+  const imageUri = await stageFirmware(task, first.url);
+  log.debug(`Applying new firmware ${first.url} for ${first.component} on node ${task.node.uuid}`);
+  const op = await session.client.simpleUpdate({ imageUri, targets });
+  first.task_monitor = op.monitorUri;
+  setPending(task, updates);
 }
 
-/** The update step; the components are cached afterwards, as Ironic's @cache_firmware_components does. */
+/** _clear_updates: the staged images and the pending list go. */
+async function clearUpdates(task: DriverTask): Promise<void> {
+  await cleanupStagedFirmware(task);
+  setPending(task, undefined);
+  const { firmware_cleanup: _gone, ...info } = task.node.driver_internal_info ?? {};
+  task.node.driver_internal_info = info;
+  await task.saveNode();
+}
+
+const CONTINUE: Record<ReturnType<typeof currentFlow>, NonNullable<HeartbeatOutcome>> = {
+  clean: { action: 'continue-clean' }, service: { action: 'continue-service' }, deploy: { action: 'continue-deploy' },
+};
+
+function failure(task: DriverTask, message: string): HeartbeatOutcome {
+  const flow = currentFlow(task);
+  return flow === 'clean' ? { action: 'fail-clean', message } : flow === 'service'
+    ? { action: 'fail-service', message } : { action: 'fail-deploy', message };
+}
+
+/**
+ * _continue_updates: a `wait` after the image starts counting; then the next image is flashed (and the
+ * node rebooted), or, after the last, the flow goes on with its next step.
+ */
+async function continueUpdates(task: DriverTask, session: RedfishSession, updates: PendingUpdate[]): Promise<HeartbeatOutcome> {
+  const current = updates[0];
+  if (current.wait) {
+    current.wait_start_time = new Date().toISOString().replace('Z', '+00:00');
+    log.debug(`Waiting for ${current.wait} seconds after ${current.component} firmware update ${current.url} on node ${task.node.uuid}`);
+    setPending(task, updates);
+    await task.saveNode();
+    return null;
+  }
+  if (updates.length === 1) {
+    await clearUpdates(task);
+    log.info(`Firmware updates completed for node ${task.node.uuid}`);
+    return CONTINUE[currentFlow(task)];
+  }
+  const rest = updates.slice(1);
+  await redfishAction(() => startFirst(task, session, rest), (error) => error);
+  await task.saveNode();
+  await task.powerAction(states.REBOOT);
+  return null;
+}
+
+/** _check_node_redfish_firmware_update: the wait after an image, else the BMC's task for it. */
+async function checkUpdate(task: DriverTask): Promise<HeartbeatOutcome> {
+  const updates = pendingOf(task);
+  const current = updates[0];
+  if (!current) return null;
+  const uuid = task.node.uuid;
+  let session: RedfishSession;
+  try {
+    session = await connectRedfish(task);
+  } catch (err) {
+    // A BMC whose own firmware is being flashed is away for a while.
+    log.warning(`Unable to communicate with firmware update service on node ${uuid}. Will try again on the next poll. ` +
+      `Error: ${(err as Error).message}`);
+    return null;
+  }
+  if (current.wait_start_time) {
+    const elapsed = (Date.now() - Date.parse(current.wait_start_time)) / 1000;
+    if (elapsed < (current.wait ?? 0)) return null;
+    delete current.wait;
+    delete current.wait_start_time;
+    return continueUpdates(task, session, updates);
+  }
+  const polled = current.task_monitor ? await session.client.pollTask(current.task_monitor) : 'gone';
+  if (polled === 'processing') {
+    log.debug(`Firmware update in progress for node ${uuid}, firmware ${current.url}.`);
+    return null;
+  }
+  if (polled === 'gone') {
+    log.warning(`Firmware update completed for node ${uuid}, firmware ${current.url}, but success of the update is unknown. ` +
+      'Assuming update was successful.');
+    return continueUpdates(task, session, updates);
+  }
+  const messages = messageText(polled.messages);
+  if (polled.taskState === 'Completed' && ['OK', 'Warning'].includes(polled.taskStatus ?? '')) {
+    log.info(`Firmware update succeeded for node ${uuid}, firmware ${current.url}: ${polled.messages.map((m) => m.message).join(', ')}`);
+    return continueUpdates(task, session, updates);
+  }
+  await clearUpdates(task);
+  return failure(task, `Firmware update failed for node ${uuid}, firmware ${current.url}. Error: ${messages}`);
+}
+
+/**
+ * The update step: the first image goes to the BMC and the node reboots into its ramdisk; the step
+ * waits (async flags: reboot, skip itself on resume, polling) while a periodic check follows the BMC's
+ * task, flashes the next image and resumes the flow after the last. The components are cached as the
+ * step returns, as Ironic's @cache_firmware_components does.
+ */
 async function update(task: DriverTask, settings: JsonObject[]): Promise<StepResult> {
-  const updates = validateSettings(settings);
+  const updates = validateSettings(settings).map((u) => ({ ...u })) as PendingUpdate[];
   const session = await connectRedfish(task);
   log.debug(`Updating Firmware on node ${task.node.uuid} with settings ${pyRepr(settings)}`);
-  const systems = await redfishAction(() => session.client.systemCount(), (error) => error);
-  try {
-    for (const one of updates) {
-      await redfishAction(() => flash(task, session, one, systems), (error) => error);
-    }
-  } finally {
-    await cleanupStagedFirmware(task);
-  }
-  log.info(`Firmware updates completed for node ${task.node.uuid}`);
+  await redfishAction(() => startFirst(task, session, updates), (error) => error);
+  setAsyncStepFlags(task, { reboot: true, skipCurrentStep: true, polling: true });
+  await task.saveNode();
+  const waitState = await rebootToFinishStep(task, updates[0].wait);
   await cacheComponents(task);
-  return null;
+  return waitState;
 }
 
 const ARGSINFO = { settings: { description: 'A list of dicts with firmware components to be updated', required: true } };
@@ -173,6 +262,12 @@ export function createRedfishFirmware(): FirmwareInterface {
     update,
     async cacheFirmwareComponents(task) {
       await cacheComponents(task);
+    },
+    updatePending: (node) => Boolean((node.driver_internal_info ?? {})[PENDING]),
+    checkUpdate,
+    async discardUpdates(task) {
+      log.error(`Update firmware failed for node ${task.node.uuid}. Discarding remaining firmware updates.`);
+      await clearUpdates(task);
     },
   };
 }

@@ -35,7 +35,7 @@ export class VersionMismatch extends AgentCommandError {
   }
 }
 
-function checkVersions(cleanVersion: unknown): void {
+export function checkVersions(cleanVersion: unknown): void {
   if (cleanVersion === null || cleanVersion === undefined) return;
   if (JSON.stringify(cleanVersion) !== JSON.stringify(HARDWARE_MANAGER_VERSION)) throw new VersionMismatch(cleanVersion);
 }

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { CLEAN_STEPS, executeCleanStep, HARDWARE_MANAGER_VERSION, VersionMismatch } from './clean';
+import { executeServiceStep, getServiceSteps } from './service';
 import { AgentCommandError, writeImage, type Disks, type JsonObject } from './standby';
 
 interface CommandEntry {
@@ -85,6 +86,8 @@ export class CommandRunner {
         async: false, run: async () => ({ clean_steps: CLEAN_STEPS, hardware_manager_version: HARDWARE_MANAGER_VERSION }),
       },
       'clean.execute_clean_step': { async: true, run: (p) => executeCleanStep(this.disks, p) },
+      'service.get_service_steps': { async: false, run: async () => getServiceSteps() },
+      'service.execute_service_step': { async: true, run: (p) => executeServiceStep(p) },
       'rescue.finalize_rescue': {
         async: false,
         run: async (p) => {

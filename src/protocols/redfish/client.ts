@@ -9,7 +9,7 @@ import { getFirmwareInventory, simpleUpdate } from './firmware-ops';
 import { listMembers } from './collections';
 import { RedfishObject, linkOf } from './json';
 import { readSystem, resetSystem, setBootOverride, setIndicatorLed, systemInfo } from './system-ops';
-import { TaskResult, waitForTask } from './tasks';
+import { pollTask, TaskResult, waitForTask } from './tasks';
 import { VerifyCa } from './tls';
 import {
   AsyncOperation, BiosInfo, BiosValue, BootOverrideRequest, FirmwareComponent, InsertMediaOptions, ResetType,
@@ -163,6 +163,11 @@ export class RedfishClient {
   }
 
   /** Polls a task monitor until the task ends; RedfishTaskError if it failed, RedfishTaskTimeoutError past the deadline. */
+  /** One look at a task monitor: still processing, gone, or the finished task. */
+  async pollTask(monitorUri: string): Promise<TaskResult | 'processing' | 'gone'> {
+    return pollTask(this.connection, monitorUri);
+  }
+
   async waitForTask(monitorUri: string, timeoutMs: number): Promise<TaskResult> {
     return waitForTask(this.connection, monitorUri, { timeoutMs, pollIntervalMs: this.taskPollIntervalMs });
   }

@@ -55,6 +55,22 @@ export async function waitForTask(conn: RedfishConnection, monitorUri: string, o
   }
 }
 
+/**
+ * One look at a task monitor (sushy's TaskMonitor.is_processing, then get_task): `processing` while it
+ * answers 202 or a running state, `gone` when the BMC no longer knows it, else the task as it ended.
+ */
+export async function pollTask(conn: RedfishConnection, monitorUri: string): Promise<TaskResult | 'processing' | 'gone'> {
+  let res: RedfishResponse;
+  try {
+    res = await conn.request('GET', monitorUri);
+  } catch (err) {
+    if (err instanceof RedfishNotFoundError) return 'gone';
+    throw err;
+  }
+  const result = readTask(res.json);
+  return res.status === 202 || RUNNING_STATES.has(result.taskState) ? 'processing' : result;
+}
+
 function finished(monitorUri: string, result: TaskResult): TaskResult {
   if (FAILED_STATES.has(result.taskState)) throw new RedfishTaskError(monitorUri, result.taskState, result.messages);
   return result;

@@ -18,6 +18,9 @@ export const MODES: readonly ClientMode[] = ['native', 'ipmitool'];
 
 export const IPMI_ENABLED = {
   enabled_hardware_types: ['fake-hardware', 'ipmi'],
+  // ipmi supports no fake boot or deploy (as in Ironic): a network boot and the ramdisk deploy.
+  enabled_boot_interfaces: ['fake', 'pxe'],
+  enabled_deploy_interfaces: ['fake', 'ramdisk'],
   enabled_management_interfaces: ['fake', 'noop', 'ipmitool'],
   enabled_power_interfaces: ['fake', 'ipmitool'],
   enabled_vendor_interfaces: ['fake', 'no-vendor', 'ipmitool'],

@@ -16,6 +16,8 @@ export const REDFISH_ENABLED = {
   enabled_hardware_types: ['fake-hardware', 'redfish'],
   enabled_bios_interfaces: ['fake', 'no-bios', 'redfish'],
   enabled_boot_interfaces: ['fake', 'redfish-virtual-media'],
+  // redfish supports no fake deploy (as in Ironic).
+  enabled_deploy_interfaces: ['fake', 'ramdisk'],
   enabled_firmware_interfaces: ['fake', 'no-firmware', 'redfish'],
   enabled_inspect_interfaces: ['fake', 'no-inspect', 'redfish'],
   enabled_management_interfaces: ['fake', 'noop', 'redfish'],

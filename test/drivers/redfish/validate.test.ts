@@ -107,7 +107,8 @@ test('the embedded default enables redfish with a valid default for every interf
   const { defaults } = factory.describeHardwareType('redfish');
   assert.deepEqual(
     [defaults.power, defaults.management, defaults.boot, defaults.bios, defaults.inspect, defaults.deploy],
-    ['redfish', 'redfish', 'redfish-virtual-media', 'redfish', 'redfish', 'fake'],
+    // As Ironic's RedfishHardware: the generic network boots before virtual media, no fake deploy.
+    ['redfish', 'redfish', 'ipxe', 'redfish', 'redfish', 'direct'],
   );
   assert.ok(Object.values(defaults).every((d) => d !== null), JSON.stringify(defaults));
 });

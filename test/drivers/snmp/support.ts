@@ -15,6 +15,9 @@ export const OUTLET_BASE = APC_OUTLET;
 
 export const SNMP_ENABLED = {
   enabled_hardware_types: ['fake-hardware', 'snmp'],
+  // snmp supports no fake boot or deploy (as in Ironic): a network boot and the ramdisk deploy.
+  enabled_boot_interfaces: ['fake', 'pxe'],
+  enabled_deploy_interfaces: ['fake', 'ramdisk'],
   enabled_management_interfaces: ['fake', 'noop'],
   enabled_power_interfaces: ['fake', 'snmp'],
 };

@@ -82,8 +82,9 @@ test('the snmp hardware type in the embedded configuration: defaults and propert
   assert.equal(defaults.power, 'snmp');
   // noop management is not enabled there; fake is SNMPHardware's other choice.
   assert.equal(defaults.management, 'fake');
-  assert.equal(defaults.boot, 'fake');
-  assert.equal(defaults.deploy, 'fake');
+  // As Ironic's SNMPHardware: the generic boot and deploy interfaces, no fake ones.
+  assert.equal(defaults.boot, 'ipxe');
+  assert.equal(defaults.deploy, 'direct');
   const props = factory.driverProperties('snmp');
   for (const [key, text] of Object.entries(SNMP_PROPERTIES)) assert.equal(props[key], text);
   assert.equal(Object.keys(SNMP_PROPERTIES).length, 16);

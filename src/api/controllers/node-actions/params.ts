@@ -1,6 +1,6 @@
 /**
  * How pecan hands a node action its arguments: the query string merged with a JSON-object body
- * (when the request says application/json), unknown names refused, then Ironic's args.validate
+ * (when the request says application/json; a DELETE's body as pecanParams reads it), unknown names refused, then Ironic's args.validate
  * running each validator in the handler's parameter order.
  */
 import { InvalidParameterValue, NoValidHost, withCode } from '../../../common/errors';
@@ -8,7 +8,7 @@ import type { NodeRecord } from '../../../db/models';
 import { baseUrl } from '../../links';
 import * as args from '../../schemas/args';
 import type { ApiContext } from '../../state';
-import { emptyDict } from '../../../common/own-keys';
+import { pecanParams } from '../../pecan-params';
 
 type ArgValidator = (name: string, value: unknown) => unknown;
 
@@ -30,9 +30,8 @@ function jsonObjectBody(ctx: ApiContext): Record<string, unknown> | null {
  * unknown-name check and the named validators, as the path arguments come first in Ironic's handlers.
  */
 export function readArgs(ctx: ApiContext, specs: ArgSpec[], positional?: () => void): Record<string, unknown> {
-  const merged = emptyDict<unknown>();
-  for (const [key, value] of Object.entries(ctx.query)) merged[key] = value;
-  Object.assign(merged, jsonObjectBody(ctx) ?? {});
+  const merged = pecanParams(ctx);
+  if (ctx.method !== 'DELETE') Object.assign(merged, jsonObjectBody(ctx) ?? {});
   const names = new Set(specs.map((s) => s.name));
   const extra = Object.keys(merged).filter((k) => !names.has(k));
   if (extra.length > 0) throw new InvalidParameterValue(`Unexpected arguments: ${extra.join(', ')}`);

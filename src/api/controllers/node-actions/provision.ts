@@ -47,10 +47,24 @@ function checkConfigdrive(ctx: ApiContext, target: string, configdrive: unknown)
 }
 
 /** _check_steps and the operator's disallowed steps (_check_clean_steps & co). */
-function checkSteps(ctx: ApiContext, steps: unknown, kind: 'clean' | 'deploy' | 'service', schema: Schema): void {
+/** _check_steps: the schema, then the child nodes a step names (each a UUID of a node the caller may see), then the disallowed steps. */
+async function checkSteps(ctx: ApiContext, steps: unknown, kind: 'clean' | 'deploy' | 'service', schema: Schema): Promise<void> {
   const problem = validationErrorText(steps, schema);
   if (problem !== null) throw new InvalidParameterValue(`Invalid ${kind}_steps: ${problem}`);
+  for (const step of steps as Step[]) await checkChildNodes(ctx, step);
   refuseDisallowedSteps(ctx.state.deps.conf, steps as Step[], kind);
+}
+
+async function checkChildNodes(ctx: ApiContext, step: Step): Promise<void> {
+  const limit = (step as { limit_child_node_execution?: unknown }).limit_child_node_execution;
+  if (!(step as { execute_on_child_nodes?: unknown }).execute_on_child_nodes || !Array.isArray(limit)) return;
+  for (const entry of limit) {
+    // Ironic means to name the step here and fails in Python instead (a 500); this names it.
+    if (!args.isUuidLike(entry)) {
+      throw new InvalidParameterValue(`Invalid entry detected for execute_on_child_node parameter in step ${step.step}.`);
+    }
+    await getNodeByIdent(ctx, entry);
+  }
 }
 
 interface ProvisionArgs {
@@ -158,7 +172,7 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
   const c = ctx.state.deps.conductor;
   const t = a.target;
   if (t === 'active' || t === 'rebuild' || t === 'deploy') {
-    if (pyTruthy(a.deploySteps)) checkSteps(ctx, a.deploySteps, 'deploy', DEPLOY_STEPS_SCHEMA);
+    if (pyTruthy(a.deploySteps)) await checkSteps(ctx, a.deploySteps, 'deploy', DEPLOY_STEPS_SCHEMA);
     const request: DeployRequest = { rebuild: t === 'rebuild' };
     if (pyTruthy(a.configdrive)) request.configdrive = a.configdrive as DeployRequest['configdrive'];
     if (pyTruthy(a.deploySteps)) request.deploySteps = a.deploySteps as Step[];
@@ -177,13 +191,13 @@ async function dispatch(ctx: ApiContext, uuid: string, a: ProvisionArgs): Promis
     await c.inspectHardware(uuid);
   } else if (t === 'clean') {
     if (!pyTruthy(a.cleanSteps)) throw new ClientSideError('"clean_steps" is required when setting target provision state to clean');
-    checkSteps(ctx, a.cleanSteps, 'clean', CLEAN_STEPS_SCHEMA);
+    await checkSteps(ctx, a.cleanSteps, 'clean', CLEAN_STEPS_SCHEMA);
     await c.doNodeClean(uuid, a.cleanSteps as Step[], a.disableRamdisk ?? undefined);
   } else if (t === 'service') {
     if (!pyTruthy(a.serviceSteps)) {
       throw new ClientSideError('"service_steps" is required when setting target provision state to service');
     }
-    checkSteps(ctx, a.serviceSteps, 'service', CLEAN_STEPS_SCHEMA);
+    await checkSteps(ctx, a.serviceSteps, 'service', CLEAN_STEPS_SCHEMA);
     await c.doNodeService(uuid, a.serviceSteps as Step[], a.disableRamdisk ?? undefined);
   } else if (apiVerb(t) !== undefined) {
     // PROVISION_ACTION_STATES: the verbs left (manage, provide, abort, adopt, unhold) are plain actions.

@@ -10,7 +10,7 @@ import * as args from '../../schemas/args';
 import { TRAIT_SCHEMA, TRAITS_BODY_SCHEMA } from '../../schemas/node';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
-import { bodyOrEmpty, conductorTopic, nodeLocation } from './params';
+import { bodyOrEmpty, conductorTopic, nodeLocation, readArgs } from './params';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
@@ -60,10 +60,13 @@ async function putTraits(ctx: Ctx, trait: string | null): Promise<void> {
   ctx.status = 204;
 }
 
-async function deleteTraits(ctx: Ctx, trait: string | null): Promise<void> {
+/** delete(trait=None): one trait from the path or, without one there, from the query or a DELETE body; else all. */
+async function deleteTraits(ctx: Ctx, fromPath: string | null): Promise<void> {
   const ident = ctx.params.node_ident;
   checkPathIdent(ident);
   if (!hasTraits(ctx)) throw new NotFound();
+  const trait = fromPath ?? (readArgs(ctx, [{ name: 'trait', validate: args.string }]).trait as string | null | undefined) ?? null;
+  if (fromPath !== null) readArgs(ctx, []);
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
   try {

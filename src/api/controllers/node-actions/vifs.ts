@@ -10,7 +10,7 @@ import * as args from '../../schemas/args';
 import { VIF_SCHEMA } from '../../schemas/node';
 import type { ApiContext, ApiState } from '../../state';
 import { V } from '../../versions';
-import { bodyOrEmpty, conductorTopic } from './params';
+import { bodyOrEmpty, conductorTopic, readArgs } from './params';
 
 type Ctx = ApiContext & { params: Record<string, string> };
 
@@ -45,9 +45,13 @@ async function attachVif(ctx: Ctx): Promise<void> {
   ctx.status = 204;
 }
 
+/** delete(vif_id): the VIF from the path or, on /vifs itself, from the query or a DELETE body. */
 async function detachVif(ctx: Ctx): Promise<void> {
   const ident = gate(ctx);
-  const vifId = args.uuidOrName('vif_id', ctx.params.vif_id) as string;
+  const fromPath = ctx.params.vif_id as string | undefined;
+  const vifId = fromPath === undefined
+    ? readArgs(ctx, [{ name: 'vif_id', validate: args.uuidOrName, required: true }]).vif_id as string
+    : (readArgs(ctx, []), args.uuidOrName('vif_id', fromPath) as string);
   const node = await nodeAndTopic(ctx, ident);
   await ctx.state.deps.conductor.vifDetach(node.uuid, vifId);
   ctx.status = 204;
@@ -56,5 +60,6 @@ async function detachVif(ctx: Ctx): Promise<void> {
 export function addVifRoutes(router: Router<ApiState>): void {
   router.get('/v1/nodes/:node_ident/vifs', listVifs);
   router.post('/v1/nodes/:node_ident/vifs', attachVif);
+  router.delete('/v1/nodes/:node_ident/vifs', detachVif);
   router.delete('/v1/nodes/:node_ident/vifs/:vif_id', detachVif);
 }

@@ -100,3 +100,12 @@ export async function childNodeIds(db: Database, parentUuid: string, excludeDedi
     .filter((n) => !(excludeDedicatedPower && (n.driver_info ?? {}).has_dedicated_power_supply))
     .map((n) => n.id);
 }
+
+/**
+ * The child nodes a step runs on (Node.list with parent_node and, when given, uuid_in): UUIDs by id.
+ */
+export async function childNodeUuids(db: Database, parentUuid: string, only: readonly string[] | null): Promise<string[]> {
+  const query = db.knex('nodes').select('uuid').where({ parent_node: parentUuid }).orderBy('id');
+  if (only !== null) void query.whereIn('uuid', [...only]);
+  return ((await query) as Array<{ uuid: string }>).map((r) => r.uuid);
+}
