@@ -2,6 +2,7 @@
  * Start-up shared by every command: arguments, configuration (embedded default when no file is
  * given), logging, and the database. Invalid configuration stops the start naming the option.
  */
+import { closeNotifications, configureNotifications } from '../notifications/notifier';
 import { parseArgs } from '../conf/cli';
 import { Config, InvalidOptionValue } from '../conf/config';
 import { embeddedDefaults } from '../conf/embedded';
@@ -27,6 +28,7 @@ export function bootstrap(argv: string[]): Bootstrapped {
   }
   configureLogging({ debug: conf.bool('DEFAULT', 'debug'), logFile: conf.optStr('DEFAULT', 'log_file') });
   for (const warning of conf.warnings) log.warning(warning);
+  configureNotifications(conf);
   return { conf, positional: args.positional, embedded };
 }
 
@@ -56,7 +58,7 @@ export function onShutdown(closers: (() => Promise<void>)[]): void {
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    for (const close of closers) {
+    for (const close of [...closers, closeNotifications]) {
       try {
         await close();
       } catch (err) {

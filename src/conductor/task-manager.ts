@@ -109,6 +109,8 @@ export class TaskManager {
           await this.release(task);
         }
       }, `${task.purpose} on ${task.node.uuid}`);
+      task.pendingNotification?.();
+      task.pendingNotification = null;
     } catch (err) {
       try {
         if (task.spawnErrorHook) await task.spawnErrorHook(err as Error, task);

@@ -2,6 +2,7 @@
  * Power state sync (_sync_power_states / do_sync_power_state) and recovery from the resulting
  * `power failure` maintenance (_power_failure_recovery).
  */
+import { notifyPowerStateCorrected } from '../../notifications/events';
 import { NodeLocked, PowerStateFailure } from '../../common/errors';
 import { isNotFound } from '../../db/errors';
 import { log } from '../../common/log';
@@ -31,12 +32,14 @@ async function maxRetriesExceeded(manager: ConductorManager, task: Task, actual:
     `does not match expected state '${node.power_state ?? 'None'}'. Updating DB state to '${actual ?? 'None'}' ` +
     'Switching node to maintenance mode.';
   if (error !== undefined) msg += ` Error: ${errorText(error)}`;
+  const before = node.power_state;
   node.power_state = actual;
   await task.recordHistory(msg, states.HISTORY_MONITORING, true);
   node.maintenance = true;
   node.maintenance_reason = msg;
   node.fault = states.FAULT_POWER_FAILURE;
   await task.saveNode();
+  if (before !== actual) notifyPowerStateCorrected(task, before);
   log.error(msg);
 }
 
@@ -74,6 +77,7 @@ async function syncOne(manager: ConductorManager, task: Task, count: number): Pr
   if (node.power_state === null) {
     node.power_state = actual;
     await task.saveNode();
+    notifyPowerStateCorrected(task, null);
     return 0;
   }
   if (count > maxRetries) {
@@ -87,8 +91,10 @@ async function syncOne(manager: ConductorManager, task: Task, count: number): Pr
       log.error(`Failed to change power state of node ${node.uuid} to '${node.power_state}', attempt ${count} of ` +
         `${maxRetries}: ${errorText(err)}`));
   } else {
+    const before = node.power_state;
     node.power_state = actual;
     await task.saveNode();
+    notifyPowerStateCorrected(task, before);
   }
   return count;
 }
@@ -142,12 +148,14 @@ export class PowerSync {
             return;
           }
           await this.manager.tasks.upgrade(task, false);
+          const before = task.node.power_state;
           task.node.power_state = actual;
           task.node.maintenance = false;
           task.node.maintenance_reason = null;
           task.node.fault = null;
           await task.saveNode();
           this.counts.delete(task.node.id);
+          if (before !== actual) notifyPowerStateCorrected(task, before);
           log.info(`Node ${task.node.uuid} is recovered from power failure with actual power state '${actual}'.`);
         });
       } catch (err) {

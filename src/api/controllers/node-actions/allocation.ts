@@ -2,6 +2,8 @@
  * /v1/nodes/{ident}/allocation (NodeAllocationController, 1.52): the node's allocation, and its
  * removal through the same backend DELETE /v1/allocations/{id} uses.
  */
+import { notifyApiChange } from '../../../notifications/events';
+import { apiNotifyContext } from '../../notify-context';
 import type Router from '@koa/router';
 import { AllocationNotFound } from '../../../common/errors';
 import type { AllocationRecord } from '../../../db/models';
@@ -39,8 +41,9 @@ async function showAllocation(ctx: Ctx): Promise<void> {
 
 async function deleteAllocation(ctx: Ctx): Promise<void> {
   gate(ctx);
-  const { allocation } = await allocationOf(ctx);
-  await ctx.state.deps.conductor.destroyAllocation(allocation.uuid);
+  const { node, allocation } = await allocationOf(ctx);
+  await notifyApiChange(apiNotifyContext(ctx), 'allocation', 'delete', allocation,
+    () => ctx.state.deps.conductor.destroyAllocation(allocation.uuid), { node_uuid: node.uuid });
   ctx.status = 204;
 }
 
