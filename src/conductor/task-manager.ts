@@ -3,6 +3,7 @@
  * taken atomically in the database, retried node_locked_retry_attempts times; shared locks take
  * nothing. `run` gives Ironic's `with acquire(...) as task: ... task.spawn_after(...)` shape.
  */
+import { observeConductorTask } from '../metrics/prometheus';
 import { NodeLocked } from '../common/errors';
 import { log } from '../common/log';
 import { NodeLockedError } from '../db/errors';
@@ -89,16 +90,21 @@ export class TaskManager {
    */
   async run<T>(ident: string | number, opts: AcquireOptions, fn: (task: Task) => Promise<T>): Promise<T> {
     const task = await this.acquire(ident, opts);
+    const started = performance.now();
+    const finish = async (): Promise<void> => {
+      await this.release(task);
+      observeConductorTask(task.purpose, (performance.now() - started) / 1000);
+    };
     let result: T;
     try {
       result = await fn(task);
     } catch (err) {
-      await this.release(task);
+      await finish();
       throw err;
     }
     const work = task.spawnWork;
     if (!work) {
-      await this.release(task);
+      await finish();
       return result;
     }
     try {
@@ -106,7 +112,7 @@ export class TaskManager {
         try {
           await work(task);
         } finally {
-          await this.release(task);
+          await finish();
         }
       }, `${task.purpose} on ${task.node.uuid}`);
       task.pendingNotification?.();
@@ -115,7 +121,7 @@ export class TaskManager {
       try {
         if (task.spawnErrorHook) await task.spawnErrorHook(err as Error, task);
       } finally {
-        await this.release(task);
+        await finish();
       }
       throw err;
     }
