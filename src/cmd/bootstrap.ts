@@ -27,7 +27,7 @@ export function bootstrap(argv: string[]): Bootstrapped {
     if (err instanceof InvalidOptionValue || err instanceof Error) fatal(err.message);
     throw err;
   }
-  configureLogging({ debug: conf.bool('DEFAULT', 'debug'), logFile: conf.optStr('DEFAULT', 'log_file') });
+  configureLogging({ debug: conf.bool('DEFAULT', 'debug'), logFile: conf.optStr('DEFAULT', 'log_file'), json: conf.bool('DEFAULT', 'use_json') });
   for (const warning of conf.warnings) log.warning(warning);
   configureNotifications(conf);
   configureIronicMetrics(conf);

@@ -5,7 +5,7 @@
  */
 import { observeConductorTask } from '../metrics/prometheus';
 import { NodeLocked } from '../common/errors';
-import { log } from '../common/log';
+import { log, withLogContext } from '../common/log';
 import { NodeLockedError } from '../db/errors';
 import type { NodeRecord } from '../db/models';
 import * as nodes from '../db/repositories/nodes';
@@ -95,9 +95,11 @@ export class TaskManager {
       await this.release(task);
       observeConductorTask(task.purpose, (performance.now() - started) / 1000);
     };
+    // Lines logged while the node is held, by `fn` and the work it spawns, name the node.
+    const aboutNode = <R>(run: () => Promise<R>): Promise<R> => withLogContext({ nodeUuid: task.node.uuid }, run);
     let result: T;
     try {
-      result = await fn(task);
+      result = await aboutNode(() => fn(task));
     } catch (err) {
       await finish();
       throw err;
@@ -110,7 +112,7 @@ export class TaskManager {
     try {
       this.ctx.pool.submit(async () => {
         try {
-          await work(task);
+          await aboutNode(() => work(task));
         } finally {
           await finish();
         }

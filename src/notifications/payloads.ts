@@ -87,7 +87,13 @@ function maskNodeSecrets(data: Record<string, unknown>): void {
     if (value && typeof value === 'object' && !Array.isArray(value)) data[field] = maskDictPassword(value as Record<string, unknown>);
   }
   const info = data.instance_info;
-  if (info && typeof info === 'object' && Object.hasOwn(info, 'image_url')) (info as Record<string, unknown>).image_url = '******';
+  if (info && typeof info === 'object') {
+    const dict = info as Record<string, unknown>;
+    if (Object.hasOwn(dict, 'image_url')) dict.image_url = '******';
+    // Beyond Ironic (whose payloads carry it): the configdrive holds user data and passwords, and
+    // node views hide it, so notifications do too.
+    if (Object.hasOwn(dict, 'configdrive')) dict.configdrive = '******';
+  }
   // Beyond Ironic, as everywhere in ironic-ts: URL userinfo (an image or BMC URL's password) is hidden too.
   for (const field of Object.keys(data)) data[field] = maskUrlsDeep(data[field]);
 }
