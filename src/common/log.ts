@@ -18,7 +18,7 @@ type Level = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
 const ORDER: Record<Level, number> = { DEBUG: 10, INFO: 20, WARNING: 30, ERROR: 40 };
 
 /** What a line is about: the request being served, the node being worked on. */
-export interface LogContext {
+interface LogContext {
   readonly requestId?: string;
   readonly nodeUuid?: string;
 }

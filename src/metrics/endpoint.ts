@@ -12,7 +12,7 @@ import { BasicAuthFailure, HtpasswdFile } from '../auth/htpasswd';
 import { guardNoauthExposure } from '../auth/noauth-exposure';
 import { enablePrometheus, prometheusRegistry, setPrometheusSources } from './prometheus';
 
-export interface MetricsEndpoint {
+interface MetricsEndpoint {
   readonly port: number;
   close(): Promise<void>;
 }

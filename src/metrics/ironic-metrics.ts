@@ -25,7 +25,6 @@ interface Settings {
 
 let settings: Settings = { backend: 'noop', prefix: '', host: 'localhost', port: 8125 };
 let socket: dgram.Socket | null = null;
-const collected = new Map<string, { type: string; count: number; sum: number }>();
 
 /** get_metrics_logger's prefix before the module name: `[global_prefix.][host.]`. */
 function prefixFor(conf: Config): string {
@@ -62,15 +61,8 @@ function udpSocket(): dgram.Socket {
 }
 
 function send(name: string, value: number, type: 'ms' | 'c' | 'g'): void {
-  if (settings.backend === 'noop') return;
+  if (settings.backend !== 'statsd') return;
   const full = settings.prefix + name;
-  if (settings.backend === 'collector') {
-    const entry = collected.get(full) ?? { type, count: 0, sum: 0 };
-    entry.count += 1;
-    entry.sum += value;
-    collected.set(full, entry);
-    return;
-  }
   const line = Buffer.from(`${full}:${Number.isInteger(value) ? String(value) : pyFloatText(value)}|${type}`);
   udpSocket().send(line, settings.port, settings.host, (err) => {
     if (err) log.warning(`Failed to send the metric value to host ${settings.host}, port ${settings.port}. Error: ${err.message}`);
@@ -87,7 +79,7 @@ export class MetricLogger {
 
   /** A timer like METRICS.timer: the duration in ms, sent only when `fn` succeeds (as the decorator does). */
   async time<T>(metric: string, fn: () => Promise<T>): Promise<T> {
-    if (settings.backend === 'noop') return fn();
+    if (settings.backend !== 'statsd') return fn();
     const started = performance.now();
     const result = await fn();
     send(this.name(metric), performance.now() - started, 'ms');
@@ -106,9 +98,4 @@ export class MetricLogger {
   gauge(metric: string, value: number): void {
     send(this.name(metric), value, 'g');
   }
-}
-
-/** The collector backend's figures (DictCollectionMetricLogger.get_metrics_data), for tests and tools. */
-export function collectedMetrics(): ReadonlyMap<string, { type: string; count: number; sum: number }> {
-  return collected;
 }

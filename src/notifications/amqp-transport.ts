@@ -15,7 +15,16 @@ import type { Config } from '../conf/config';
 import { log } from '../common/log';
 import { pythonJsonDumps } from '../common/python/json-dumps';
 import { amqpUrl, ReconnectingAmqp } from '../rpc/amqp-connection';
-import type { NotificationMessage } from './notifier';
+
+/** What oslo.messaging's Notifier hands its drivers. */
+export interface NotificationMessage {
+  message_id: string;
+  publisher_id: string;
+  event_type: string;
+  priority: string;
+  payload: Record<string, unknown>;
+  timestamp: string;
+}
 
 const MAX_QUEUED = 1000;
 const BROKER_WAIT_MS = 3000;

@@ -19,7 +19,7 @@ const CRUD_PAYLOADS = new Map<string, PayloadName>([
   ['inspectionrule', 'InspectionRuleCRUDPayload'],
 ]);
 
-export type ApiObject = 'allocation' | 'chassis' | 'deploytemplate' | 'node' | 'port' | 'portgroup' | 'runbook'
+type ApiObject = 'allocation' | 'chassis' | 'deploytemplate' | 'node' | 'port' | 'portgroup' | 'runbook'
   | 'volumeconnector' | 'volumetarget' | 'inspectionrule';
 
 let chain: Promise<void> = Promise.resolve();
@@ -78,7 +78,7 @@ export async function notifyApiChange<T extends object | void>(
 }
 
 /** What the conductor's node events need from a task. */
-export interface NodeTaskLike {
+interface NodeTaskLike {
   readonly node: object & { id: number };
   readonly ctx: { readonly db: Database };
 }

@@ -10,21 +10,11 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../conf/config';
 import { log } from '../common/log';
 import { buildPayload, PayloadName } from './payloads';
-import { AmqpNotificationTransport } from './amqp-transport';
+import { AmqpNotificationTransport, type NotificationMessage } from './amqp-transport';
 
 const LEVELS = ['debug', 'info', 'warning', 'error', 'critical'] as const;
 export type NotificationLevel = (typeof LEVELS)[number];
 export type NotificationStatus = 'start' | 'end' | 'error' | 'success';
-
-/** What oslo.messaging's Notifier hands its drivers. */
-export interface NotificationMessage {
-  message_id: string;
-  publisher_id: string;
-  event_type: string;
-  priority: string;
-  payload: Record<string, unknown>;
-  timestamp: string;
-}
 
 /** What the notification is about and who sends it; the request's ids travel as oslo's context. */
 export interface Notification {

@@ -26,7 +26,7 @@ interface PayloadClass {
 
 const payload = (version: string, fields: readonly string[]): PayloadClass => ({ version, fields });
 
-export const PAYLOADS = lookupTable<PayloadClass>({
+const PAYLOADS = lookupTable<PayloadClass>({
   NodePayload: payload('1.17', NODE_FIELDS),
   NodeSetPowerStatePayload: payload('1.17', [...NODE_FIELDS, 'to_power']),
   NodeCorrectedPowerStatePayload: payload('1.17', [...NODE_FIELDS, 'from_power']),
