@@ -198,3 +198,32 @@ test('with the broker away requests are served at once; the log driver still wri
     await offline.stop();
   }
 });
+
+test('node traits, volume connector and target, runbook and inspection rule changes are notified with 29.0.5 payloads', async () => {
+  const node = await api(target.url, 'POST', '/v1/nodes', { driver: 'fake-hardware', name: `notify-more-${run}` });
+  const uuid = node.json.uuid as string;
+  assert.equal((await api(target.url, 'PUT', `/v1/nodes/${uuid}/traits/CUSTOM_GPU`)).status, 204);
+  const traitEvents = (await eventsFor(uuid, 4)).slice(2);
+  assert.deepEqual(traitEvents.map((r) => r.event_type), ['baremetal.node.update.start', 'baremetal.node.update.end']);
+  assert.deepEqual(traitEvents[1].payload['ironic_object.data'].traits, ['CUSTOM_GPU']);
+  const connector = await api(target.url, 'POST', '/v1/volume/connectors', { node_uuid: uuid, type: 'iqn', connector_id: `iqn.2026-12.org:${run}` });
+  assert.equal(connector.status, 201, JSON.stringify(connector.json));
+  const volumeTarget = await api(target.url, 'POST', '/v1/volume/targets', { node_uuid: uuid, volume_type: 'iscsi', boot_index: 0, volume_id: `vol-${run}` });
+  assert.equal(volumeTarget.status, 201, JSON.stringify(volumeTarget.json));
+  const runbook = await api(target.url, 'POST', '/v1/runbooks', {
+    name: `CUSTOM_RB_${run.toUpperCase()}`, steps: [{ interface: 'bios', step: 'apply_configuration', args: {}, order: 1 }],
+  });
+  assert.equal(runbook.status, 201, JSON.stringify(runbook.json));
+  const rule = await api(target.url, 'POST', '/v1/inspection_rules', {
+    sensitive: true, actions: [{ op: 'set-attribute', args: { path: '/driver_info/ipmi_password', value: 'rule-secret' } }],
+  });
+  assert.equal(rule.status, 201, JSON.stringify(rule.json));
+  for (const [id, object] of [[connector.json.uuid, 'volumeconnector'], [volumeTarget.json.uuid, 'volumetarget'], [runbook.json.uuid, 'runbook'], [rule.json.uuid, 'inspectionrule']]) {
+    const events = await eventsFor(id, 2);
+    assert.deepEqual(events.map((r) => r.event_type), [`baremetal.${object}.create.start`, `baremetal.${object}.create.end`]);
+    for (const r of events) checkPayload(r);
+  }
+  assert.equal((await eventsFor(connector.json.uuid, 2))[1].payload['ironic_object.data'].node_uuid, uuid);
+  // A sensitive rule's actions stay out of the bus (the API hides them too).
+  assert.ok(!JSON.stringify(await eventsFor(rule.json.uuid, 2)).includes('rule-secret'));
+});
