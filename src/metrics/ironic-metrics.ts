@@ -47,6 +47,11 @@ export function configureIronicMetrics(conf: Config): void {
   };
 }
 
+/** Whether timers are sent at all ([metrics]backend = statsd). */
+export function ironicMetricsOn(): boolean {
+  return settings.backend === 'statsd';
+}
+
 export function closeIronicMetrics(): void {
   socket?.close();
   socket = null;
