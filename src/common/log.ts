@@ -43,6 +43,11 @@ export function withLogContext<T>(more: LogContext, fn: () => T): T {
   return context.run({ ...context.getStore(), ...more }, fn);
 }
 
+/** The request id the current work serves, if any (for RPC calls to carry it to the conductor). */
+export function currentRequestId(): string | null {
+  return context.getStore()?.requestId ?? null;
+}
+
 function textLine(level: Level, now: Date, message: string, ctx: LogContext | undefined): string {
   const about = ctx && (ctx.requestId || ctx.nodeUuid) ? `[${ctx.requestId ?? '-'}${ctx.nodeUuid ? ` ${ctx.nodeUuid}` : ''}] ` : '';
   return `${now.toISOString()} ${process.pid} ${level} ironic-ts ${about}${message}`;

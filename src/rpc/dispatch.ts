@@ -3,7 +3,8 @@ import { MetricLogger } from '../metrics/ironic-metrics';
 import type { ConductorApi } from './conductor-api';
 import { METHOD_NAMES, MethodName } from './methods';
 import { asIronicError } from '../db/faults';
-import { RpcReply, RpcRequest, toFailure } from './wire';
+import { requestIdOf, RpcReply, RpcRequest, toFailure } from './wire';
+import { withLogContext } from '../common/log';
 
 export function isRpcMethod(name: string): name is MethodName {
   return METHOD_NAMES.includes(name as MethodName);
@@ -13,8 +14,10 @@ export async function dispatch(local: ConductorApi, req: RpcRequest): Promise<Rp
   if (!isRpcMethod(req.method)) {
     return { failure: { kind: 'IronicException', code: 500, message: `Unknown RPC method ${req.method}` } };
   }
+  const requestId = requestIdOf(req);
+  const call = (): Promise<unknown> => callLocal(local, req.method as MethodName, req.args);
   try {
-    return { result: (await callLocal(local, req.method, req.args)) ?? null };
+    return { result: (await (requestId ? withLogContext({ requestId }, call) : call())) ?? null };
   } catch (err) {
     return { failure: toFailure(err) };
   }
