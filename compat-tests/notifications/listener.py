@@ -1,6 +1,6 @@
 """An oslo.messaging notification listener (Debian's python3-oslo.messaging, unmodified): it
 listens on RabbitMQ for `topic` on `exchange` and prints each notification as one JSON line
-(priority, publisher_id, event_type, payload, metadata). `READY` is printed once it consumes.
+(priority, publisher_id, event_type, payload, metadata, context). `READY` is printed once it consumes.
 
 usage: listener.py TRANSPORT_URL EXCHANGE TOPIC
 """
@@ -16,15 +16,15 @@ lock = threading.Lock()
 
 
 class Endpoint:
-    def _record(self, priority, publisher_id, event_type, payload, metadata):
+    def _record(self, ctxt, priority, publisher_id, event_type, payload, metadata):
         with lock:
             print(json.dumps({'priority': priority, 'publisher_id': publisher_id, 'event_type': event_type,
-                              'payload': payload, 'metadata': metadata}), flush=True)
+                              'payload': payload, 'metadata': metadata, 'context': ctxt}), flush=True)
 
     def __getattr__(self, name):
         if name in ('audit', 'debug', 'info', 'warn', 'error', 'critical', 'sample'):
             return lambda ctxt, publisher_id, event_type, payload, metadata: self._record(
-                name, publisher_id, event_type, payload, metadata)
+                ctxt, name, publisher_id, event_type, payload, metadata)
         raise AttributeError(name)
 
 

@@ -14,13 +14,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { freePort, startTarget, stopProcess, type Target } from '../support/target';
-import { api, provision } from '../support/ironic-http';
+import { api, provision, waitProvision } from '../support/ironic-http';
 
 interface Received {
   priority: string;
   publisher_id: string;
   event_type: string;
   payload: Record<string, any>;
+  context: Record<string, any>;
 }
 
 const SCHEMA = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'compat-tests', 'notifications',
@@ -97,7 +98,9 @@ test('an oslo.messaging listener receives the notifications of an enrolment and 
   assert.equal((await api(target.url, 'PATCH', `/v1/nodes/${uuid}`, [{ op: 'add', path: '/extra/rack', value: 'r1' }])).status, 200);
   await provision(target.url, uuid, 'manage', 'manageable');
   await provision(target.url, uuid, 'provide', 'available');
-  await provision(target.url, uuid, 'active', 'active');
+  const deploy = await api(target.url, 'PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'active' });
+  assert.equal(deploy.status, 202);
+  await waitProvision(target.url, uuid, 'active');
   assert.equal((await api(target.url, 'PUT', `/v1/nodes/${uuid}/maintenance`, { reason: 'checking' })).status, 202);
   assert.equal((await api(target.url, 'DELETE', `/v1/nodes/${uuid}/maintenance`)).status, 202);
 
@@ -130,6 +133,8 @@ test('an oslo.messaging listener receives the notifications of an enrolment and 
   }
   const deployStart = byType('baremetal.node.provision_set.start')[2].payload['ironic_object.data'];
   assert.deepEqual([deployStart.previous_provision_state, deployStart.provision_state, deployStart.event], ['available', 'deploying', 'deploy']);
+  // The conductor's notification carries the API request's id in its context, as oslo's _context_ keys.
+  assert.equal(byType('baremetal.node.provision_set.start')[2].context.request_id, deploy.requestId);
   const deployEnd = byType('baremetal.node.provision_set.end')[2].payload['ironic_object.data'];
   assert.equal(deployEnd.provision_state, 'active');
   assert.equal(byType('baremetal.node.maintenance_set.start')[0].payload['ironic_object.data'].maintenance, true);

@@ -1,14 +1,14 @@
 /** Plain HTTP calls to a noauth ironic-ts at the latest microversion, for the observability tests. */
 import assert from 'node:assert/strict';
 
-export async function api(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+export async function api(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; requestId: string | null }> {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: { 'Content-Type': 'application/json', 'X-OpenStack-Ironic-API-Version': 'latest' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null };
+  return { status: res.status, json: text ? JSON.parse(text) : null, requestId: res.headers.get('openstack-request-id') };
 }
 
 /** Waits until the node's provision state is `state` (and nothing is pending). */

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../db/connection';
 import { traitsByNode } from '../db/repositories/node-relations';
-import { log } from '../common/log';
+import { currentRequestId, log } from '../common/log';
 import { emitNotification, notificationsEnabled, Notification, NotificationLevel, NotificationStatus } from './notifier';
 import type { PayloadName } from './payloads';
 
@@ -23,19 +23,28 @@ type ApiObject = 'allocation' | 'chassis' | 'deploytemplate' | 'node' | 'port' |
   | 'volumeconnector' | 'volumetarget' | 'inspectionrule';
 
 let chain: Promise<void> = Promise.resolve();
+/** Notifications waiting for their turn; past MAX_PENDING (a stalled database) new ones are dropped. */
+let pending = 0;
+const MAX_PENDING = 1000;
 
 /** Node payloads carry the node's trait names; read them unless the source has them already. */
 function withTraits(db: Database | null, n: Notification): void {
   const source = n.source as { id?: unknown; traits?: unknown };
   const given = Array.isArray(source.traits) ? source.traits.map((t) => (typeof t === 'string' ? t : (t as { trait: string }).trait)) : null;
   const needsTraits = n.payloadName.startsWith('Node');
+  if (pending >= MAX_PENDING) {
+    log.warning(`Dropped baremetal.${n.object}.${n.action}.${n.status} notification: ${pending} are waiting to be sent`);
+    return;
+  }
+  pending++;
   chain = chain.then(async () => {
     let traits = given;
     if (needsTraits && traits === null && db !== null && typeof source.id === 'number') {
       traits = (await traitsByNode(db.knex, [source.id])).get(source.id) ?? [];
     }
     emitNotification(needsTraits ? { ...n, extra: { traits: traits ?? [], ...n.extra } } : n);
-  }).catch((err: unknown) => log.warning(`Failed to send baremetal.${n.object}.${n.action}.${n.status} notification: ${String(err)}`));
+  }).catch((err: unknown) => log.warning(`Failed to send baremetal.${n.object}.${n.action}.${n.status} notification: ${String(err)}`))
+    .finally(() => { pending--; });
 }
 
 function send(db: Database | null, n: Notification): void {
@@ -85,7 +94,9 @@ interface NodeTaskLike {
 
 function conductorEvent(task: NodeTaskLike, action: string, status: NotificationStatus, level: NotificationLevel,
   payloadName: PayloadName, extra: Record<string, unknown>): void {
-  send(task.ctx.db, { service: 'ironic-conductor', object: 'node', action, status, level, payloadName, source: task.node, extra });
+  send(task.ctx.db, {
+    service: 'ironic-conductor', object: 'node', action, status, level, payloadName, source: task.node, extra, requestId: currentRequestId(),
+  });
 }
 
 /** emit_provision_set_notification (task_manager's _notify_provision_state_change decides status and level). */
