@@ -131,7 +131,10 @@ export class AmqpNotificationTransport {
     });
   }
 
+  /** Gives queued notifications up to a few seconds to leave (a clean stop), then closes. */
   async close(): Promise<void> {
+    const deadline = Date.now() + BROKER_WAIT_MS;
+    while (this.pumping && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await this.conn.close();
   }
 }
