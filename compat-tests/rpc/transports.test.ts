@@ -81,6 +81,8 @@ test('ironic-api reaches the conductor of an ironic process over json-rpc', asyn
     const conductorLog = fs.readFileSync(path.join(single.dir, 'stdout.log'), 'utf8');
     assert.match(conductorLog, new RegExp(`JSON-RPC listening on http://${conductorHost.replace(/\./g, '\\.')}:${rpcPort}`));
     assert.match(conductorLog, /Successfully set node \S+ power state to power on/);
+    // The API process's request id travelled with the call: the conductor's line names it and the node.
+    assert.match(conductorLog, /ironic-ts \[req-[0-9a-f-]{36} [0-9a-f-]{36}\] Successfully set node \S+ power state to power on/);
     const refused = await fetch(`http://${conductorHost}:${rpcPort}`, { method: 'GET' });
     assert.equal(refused.status, 405);
   } finally {

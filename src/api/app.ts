@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from './deps';
 import type { ApiState } from './state';
 import { requestId } from './middleware/request-id';
+import { requestMetrics } from './middleware/metrics';
 import { faults } from './middleware/faults';
 import { jsonResponse } from './middleware/json-response';
 import { negotiateVersion } from './middleware/version';
@@ -27,6 +28,7 @@ export function createApiApp(deps: ApiDeps): Koa<ApiState> {
   // Ironic wraps its whole app in the auth middleware: rejections come before any of its hooks.
   app.use(authentication(deps.conf));
   app.use(requestId);
+  app.use(requestMetrics);
   app.use(jsonResponse);
   app.use(faults);
   app.use(async (ctx, next) => {

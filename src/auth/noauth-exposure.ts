@@ -23,7 +23,7 @@ interface Exposure {
   /** The server's name in messages, e.g. `ironic-api`. */
   service: string;
   /** The group of its host_ip and allow_insecure_noauth options. */
-  group: 'api' | 'json_rpc';
+  group: 'api' | 'json_rpc' | 'prometheus';
   strategy: string;
   host: string;
 }

@@ -2,6 +2,8 @@
  * Start-up shared by every command: arguments, configuration (embedded default when no file is
  * given), logging, and the database. Invalid configuration stops the start naming the option.
  */
+import { closeIronicMetrics, configureIronicMetrics } from '../metrics/ironic-metrics';
+import { closeNotifications, configureNotifications } from '../notifications/notifier';
 import { parseArgs } from '../conf/cli';
 import { Config, InvalidOptionValue } from '../conf/config';
 import { embeddedDefaults } from '../conf/embedded';
@@ -25,8 +27,10 @@ export function bootstrap(argv: string[]): Bootstrapped {
     if (err instanceof InvalidOptionValue || err instanceof Error) fatal(err.message);
     throw err;
   }
-  configureLogging({ debug: conf.bool('DEFAULT', 'debug'), logFile: conf.optStr('DEFAULT', 'log_file') });
+  configureLogging({ debug: conf.bool('DEFAULT', 'debug'), logFile: conf.optStr('DEFAULT', 'log_file'), json: conf.bool('DEFAULT', 'use_json') });
   for (const warning of conf.warnings) log.warning(warning);
+  configureNotifications(conf);
+  configureIronicMetrics(conf);
   return { conf, positional: args.positional, embedded };
 }
 
@@ -56,7 +60,7 @@ export function onShutdown(closers: (() => Promise<void>)[]): void {
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    for (const close of closers) {
+    for (const close of [...closers, closeNotifications, async () => closeIronicMetrics()]) {
       try {
         await close();
       } catch (err) {

@@ -1,4 +1,5 @@
 /** `ironic-api`: the REST API alone; conductors are reached over RPC. */
+import { startMetricsEndpoint } from '../metrics/endpoint';
 import { bootstrap, openConfiguredDatabase, onShutdown, crash } from './bootstrap';
 import { prepareSchema } from './schema';
 import { startApiServer } from '../api/server';
@@ -11,7 +12,8 @@ async function main(): Promise<void> {
   await prepareSchema(db, embedded);
   const conductor = await createConductorClient({ conf, db });
   const api = await startApiServer({ conf, db, conductor, maxMinor: maxMinorFor(conf.optStr('DEFAULT', 'pin_release_version')) });
-  onShutdown([api.close, () => conductor.close(), db.close]);
+  const metrics = await startMetricsEndpoint(conf, db, 'ironic-api');
+  onShutdown([api.close, async () => metrics?.close(), () => conductor.close(), db.close]);
 }
 
 main().catch(crash);

@@ -1,4 +1,5 @@
 /** `ironic-conductor`: a conductor serving its RPC topics. */
+import { startMetricsEndpoint } from '../metrics/endpoint';
 import { bootstrap, openConfiguredDatabase, onShutdown, crash } from './bootstrap';
 import { prepareSchema } from './schema';
 import { startConductorService } from '../conductor/service';
@@ -10,7 +11,8 @@ async function main(): Promise<void> {
   await prepareSchema(db, embedded);
   const service = await startConductorService({ conf, db });
   const rpc = await serveConductorRpc(conf, service.api);
-  onShutdown([() => rpc.close(), service.stop, db.close]);
+  const metrics = await startMetricsEndpoint(conf, db, 'ironic-conductor', () => service.manager.ctx.pool);
+  onShutdown([() => rpc.close(), async () => metrics?.close(), service.stop, db.close]);
 }
 
 main().catch(crash);

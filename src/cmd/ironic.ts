@@ -1,4 +1,5 @@
 /** `ironic`: API and conductor in one process (Ironic's single-process mode). */
+import { startMetricsEndpoint } from '../metrics/endpoint';
 import { bootstrap, openConfiguredDatabase, onShutdown, crash } from './bootstrap';
 import { prepareSchema } from './schema';
 import { startApiServer } from '../api/server';
@@ -16,7 +17,8 @@ async function main(): Promise<void> {
   const rpc = await serveConductorRpc(conf, service.api);
   const conductor = await createConductorClient({ conf, db, local: service.api });
   const api = await startApiServer({ conf, db, conductor, maxMinor: maxMinorFor(conf.optStr('DEFAULT', 'pin_release_version')) });
-  onShutdown([api.close, () => conductor.close(), () => rpc.close(), service.stop, db.close]);
+  const metrics = await startMetricsEndpoint(conf, db, 'ironic', () => service.manager.ctx.pool);
+  onShutdown([api.close, async () => metrics?.close(), () => conductor.close(), () => rpc.close(), service.stop, db.close]);
 }
 
 main().catch(crash);

@@ -1,4 +1,5 @@
 /** Management calls: boot device, NMI, boot mode, secure boot, console, RAID target (manager.py). */
+import { notifyConsole } from '../notifications/events';
 import { NodeConsoleNotEnabled } from '../common/errors';
 import { log } from '../common/log';
 import { pyRepr } from '../common/python/repr';
@@ -103,17 +104,21 @@ export async function setConsoleMode(tasks: TaskManager, nodeId: string, enabled
   await tasks.run(nodeId, { purpose: 'setting console mode' }, async (task) => {
     await task.driver.console.validate(task);
     task.spawnAfter(async (t) => {
+      notifyConsole(t, 'console_set', 'start');
+      let failed = false;
       try {
         if (enabled) await t.driver.console.startConsole(t);
         else await t.driver.console.stopConsole(t);
         t.node.console_enabled = enabled;
       } catch (err) {
+        failed = true;
         const op = enabled ? 'enabling' : 'disabling';
         await t.recordHistory(`Error ${op} the console on node ${t.node.uuid}. Reason: ${errorText(err)}`,
           states.HISTORY_CONSOLE, true);
         log.error(`Error ${op} the console on node ${t.node.uuid}: ${errorText(err)}`);
       }
       await t.saveNode();
+      notifyConsole(t, 'console_set', failed ? 'error' : 'end');
     }, spawnErrorHandler('setting console mode'));
   });
 }

@@ -2,6 +2,7 @@
  * Power actions (conductor/utils.py node_power_action + manager.change_node_power_state):
  * skip no-op changes, track target_power_state, record failures in history and last_error.
  */
+import { notifyPowerSet } from '../notifications/events';
 import { InvalidParameterValue, PowerStateFailure } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
@@ -47,6 +48,7 @@ async function canSkip(task: Task, newState: string): Promise<boolean> {
     await task.recordHistory(`Failed to change power state to '${newState}': ${errorText(err)}`, '', true);
     task.node.target_power_state = null;
     await task.saveNode();
+    notifyPowerSet(task, 'error', 'error', newState);
     throw err;
   }
   const same = (current === states.POWER_ON && newState === states.POWER_ON) ||
@@ -56,6 +58,7 @@ async function canSkip(task: Task, newState: string): Promise<boolean> {
   task.node.power_state = current;
   task.node.target_power_state = null;
   await task.saveNode();
+  notifyPowerSet(task, 'info', 'end', newState);
   return true;
 }
 
@@ -65,6 +68,7 @@ async function canSkip(task: Task, newState: string): Promise<boolean> {
  */
 export async function nodePowerAction(task: Task, newState: string, timeout?: number, tasks?: TaskManager): Promise<void> {
   task.requireExclusive();
+  notifyPowerSet(task, 'info', 'start', newState);
   if (targetOf(newState) === states.POWER_OFF && task.node.disable_power_off) {
     log.error(`Refusing to power off node ${task.node.uuid} with disable_power_off flag set`);
     throw new PowerStateFailure({ pstate: newState });
@@ -95,11 +99,13 @@ export async function nodePowerAction(task: Task, newState: string, timeout?: nu
     task.node.target_power_state = null;
     await task.recordHistory(`Failed to change power state to '${target}' by '${newState}': ${errorText(err)}`, '', true);
     await task.saveNode();
+    notifyPowerSet(task, 'error', 'error', newState);
     throw err;
   }
   task.node.power_state = target;
   task.node.target_power_state = null;
   await task.saveNode();
+  notifyPowerSet(task, 'info', 'end', newState);
   log.info(`Successfully set node ${task.node.uuid} power state to ${target} by ${newState}.`);
   if (target === states.POWER_OFF && task.node.provision_state === states.ACTIVE) {
     await task.driver.storage.detachVolumes(task).catch((err: unknown) =>

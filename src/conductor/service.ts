@@ -3,6 +3,7 @@
  * hardware interfaces, heartbeats, fails what it left stuck, runs the periodic tasks, and hands
  * out its local ConductorApi.
  */
+import { MetricLogger } from '../metrics/ironic-metrics';
 import type { Config } from '../conf/config';
 import type { OptionName } from '../conf/registry';
 import type { Database } from '../db/connection';
@@ -39,7 +40,19 @@ export interface ConductorService {
   stop(): Promise<void>;
 }
 
+const MANAGER_METRICS = new MetricLogger('ironic.conductor.manager');
+
+/** Each periodic task timed as Ironic's ConductorManager._<name> (manage_node_history has no underscore). */
+function timedPeriodic(task: PeriodicTask): PeriodicTask {
+  const timer = task.name === 'manage_node_history' ? 'ConductorManager.manage_node_history' : `ConductorManager._${task.name}`;
+  return { ...task, run: () => MANAGER_METRICS.time(timer, task.run) };
+}
+
 function periodicTasks(conf: Config, db: Database, manager: ConductorManager, rings: RingManager, power: PowerSync): PeriodicTask[] {
+  return untimedPeriodicTasks(conf, db, manager, rings, power).map(timedPeriodic);
+}
+
+function untimedPeriodicTasks(conf: Config, db: Database, manager: ConductorManager, rings: RingManager, power: PowerSync): PeriodicTask[] {
   const c = (name: OptionName<'conductor'>) => conf.int('conductor', name);
   const fw = conf.int('redfish', 'firmware_update_fail_interval');
   return [

@@ -3,8 +3,9 @@
  * taken atomically in the database, retried node_locked_retry_attempts times; shared locks take
  * nothing. `run` gives Ironic's `with acquire(...) as task: ... task.spawn_after(...)` shape.
  */
+import { observeConductorTask } from '../metrics/prometheus';
 import { NodeLocked } from '../common/errors';
-import { log } from '../common/log';
+import { log, withLogContext } from '../common/log';
 import { NodeLockedError } from '../db/errors';
 import type { NodeRecord } from '../db/models';
 import * as nodes from '../db/repositories/nodes';
@@ -90,31 +91,40 @@ export class TaskManager {
    */
   async run<T>(ident: string | number, opts: AcquireOptions, fn: (task: Task) => Promise<T>): Promise<T> {
     const task = await this.acquire(ident, opts);
+    const started = performance.now();
+    const finish = async (): Promise<void> => {
+      await this.release(task);
+      observeConductorTask(task.purpose, (performance.now() - started) / 1000);
+    };
+    // Lines logged while the node is held, by `fn` and the work it spawns, name the node.
+    const aboutNode = <R>(run: () => Promise<R>): Promise<R> => withLogContext({ nodeUuid: task.node.uuid }, run);
     let result: T;
     try {
-      result = await fn(task);
+      result = await aboutNode(() => fn(task));
     } catch (err) {
-      await this.release(task);
+      await finish();
       throw err;
     }
     const work = task.spawnWork;
     if (!work) {
-      await this.release(task);
+      await finish();
       return result;
     }
     try {
       this.ctx.pool.submit(async () => {
         try {
-          await work(task);
+          await aboutNode(() => work(task));
         } finally {
-          await this.release(task);
+          await finish();
         }
       }, `${task.purpose} on ${task.node.uuid}`);
+      task.pendingNotification?.();
+      task.pendingNotification = null;
     } catch (err) {
       try {
         if (task.spawnErrorHook) await task.spawnErrorHook(err as Error, task);
       } finally {
-        await this.release(task);
+        await finish();
       }
       throw err;
     }

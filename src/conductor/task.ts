@@ -12,7 +12,10 @@ import { insertHistory } from '../db/repositories/conductor-history-queries';
 import { updatePortRow, updatePortgroupRow } from '../db/repositories/conductor-port-queries';
 import type { ComposedDriver, DriverTask } from '../drivers/base';
 import type { ConductorContext } from './context';
-import { isStable, ProvisionMachine } from './fsm';
+import { isStable, ProvisionMachine, statesOfKind } from './fsm';
+import { notifyProvisionSet } from '../notifications/events';
+
+const UNSTABLE = new Set(statesOfKind('unstable'));
 
 type SpawnedWork = (task: Task) => Promise<void>;
 /** Runs when spawning fails (no free worker): gets the error and the states before the event. */
@@ -38,6 +41,8 @@ export class Task implements DriverTask {
   spawnWork: SpawnedWork | null = null;
   spawnErrorHook: SpawnErrorHook | null = null;
   released = false;
+  /** The provision_set notification of an event whose work was spawned: sent once the work is handed over. */
+  pendingNotification: (() => void) | null = null;
   extraData?: Record<string, unknown>;
 
   constructor(
@@ -143,6 +148,19 @@ export class Task implements DriverTask {
       `target provision state is "${this.node.target_provision_state ?? 'None'}"`;
     if (machine.current.endsWith('failed') || machine.current === states.ERROR) log.error(message);
     else log.info(message);
+    const notify = (): void => this.notifyProvisionChange(event, prevState, prevTarget);
+    if (opts.spawn) this.pendingNotification = notify;
+    else notify();
+  }
+
+  /** task_manager's _notify_provision_state_change: the status follows the move between stable and unstable states. */
+  private notifyProvisionChange(event: string, prevState: string | null, prevTarget: string | null): void {
+    const wasUnstable = prevState !== null && UNSTABLE.has(prevState);
+    const isUnstable = UNSTABLE.has(this.node.provision_state ?? '');
+    if (event === 'fail' || event === 'error') notifyProvisionSet(this, 'error', 'error', prevState, prevTarget, event);
+    else if (!wasUnstable && isUnstable) notifyProvisionSet(this, 'info', 'start', prevState, prevTarget, event);
+    else if (wasUnstable && !isUnstable) notifyProvisionSet(this, 'info', 'end', prevState, prevTarget, event);
+    else notifyProvisionSet(this, 'info', 'success', prevState, prevTarget, event);
   }
 
   spawnAfter(work: SpawnedWork, errorHook?: SpawnErrorHook): void {

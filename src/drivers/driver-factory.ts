@@ -2,6 +2,7 @@
  * Driver composition (common/driver_factory.py): which hardware types and implementations are
  * enabled, a node's defaults, validation of its `*_interface` fields, and the composed driver.
  */
+import { withIronicTimers } from './driver-metrics';
 import type { Config } from '../conf/config';
 import type { OptionName } from '../conf/registry';
 import type { NodeRecord } from '../db/models';
@@ -102,7 +103,7 @@ export class DriverFactory {
     const key = `${kind}/${name}`;
     let impl = this.instances.get(key);
     if (!impl) {
-      impl = (interfaceFactory(kind, name) as () => BaseInterface)();
+      impl = withIronicTimers((interfaceFactory(kind, name) as () => BaseInterface)());
       this.instances.set(key, impl);
     }
     return impl;

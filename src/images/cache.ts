@@ -9,6 +9,7 @@
  *   never ones that are leased or still hard-linked (st_nlink > 1) from a
  *   node directory.
  */
+import { countImageCache } from '../metrics/prometheus';
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -169,7 +170,11 @@ export class ImageCache {
   }
 
   private async populateIfMissing(key: string, req: ImageRequest, progress: (p: DownloadProgress) => void): Promise<void> {
-    if (await fsp.stat(this.masterPath(key)).then(() => true, () => false)) return;
+    if (await fsp.stat(this.masterPath(key)).then(() => true, () => false)) {
+      countImageCache('hit');
+      return;
+    }
+    countImageCache('download');
     await this.populate(key, req, progress);
   }
 

@@ -2,6 +2,7 @@
  * Streams an image (http(s):// or file://) into a local file, feeding a
  * checksum verifier and a progress callback on the way.
  */
+import { splitUrlCredentials } from '../common/url-credentials';
 import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -30,7 +31,8 @@ async function openSource(url: string, headers: Record<string, string>): Promise
   if (!/^https?:\/\//i.test(url)) throw new ImageDownloadError(`unsupported image URL ${url}`);
   let res: Response;
   try {
-    res = await fetch(url, { headers });
+    const plain = splitUrlCredentials(url, headers);
+    res = await fetch(plain.href, { headers: plain.headers });
   } catch (err) {
     throw new ImageDownloadError(`cannot download ${url}: ${(err as Error).message}`);
   }
@@ -65,7 +67,8 @@ export async function downloadTo(
 /** Small text documents (checksum files). */
 export async function fetchText(url: string): Promise<string> {
   if (/^file:\/\//i.test(url)) return fsp.readFile(fileURLToPath(url), 'utf8');
-  const res = await fetch(url).catch((err: Error) => {
+  const plain = splitUrlCredentials(url);
+  const res = await fetch(plain.href, { headers: plain.headers }).catch((err: Error) => {
     throw new ImageDownloadError(`cannot download ${url}: ${err.message}`);
   });
   if (!res.ok) throw new ImageDownloadError(`cannot download ${url}: HTTP ${res.status}`);

@@ -10,7 +10,7 @@ import type { Config } from '../conf/config';
 import { log } from '../common/log';
 import { amqpUrl, ReconnectingAmqp } from './amqp-connection';
 import { exchangeName } from './amqp-server';
-import { decode, encode, fromFailure, RpcReply } from './wire';
+import { callContext, decode, encode, fromFailure, RpcReply } from './wire';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -64,7 +64,7 @@ export class AmqpCaller {
 
   /** Retries until the broker confirms the message is queued (durable) or the deadline passes. */
   private async publish(id: string, topic: string, method: string, args: unknown[], deadline: number): Promise<void> {
-    const body = Buffer.from(encode({ method, args }));
+    const body = Buffer.from(encode({ method, args, context: callContext() }));
     for (;;) {
       try {
         const ch = await this.conn.get();

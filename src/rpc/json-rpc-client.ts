@@ -12,7 +12,7 @@ import type { Config } from '../conf/config';
 import type { OptionName } from '../conf/registry';
 import { IronicError } from '../common/errors';
 import { clientCredentials } from './json-rpc-auth';
-import { decode, encode, fromFailure, kindOfExceptionClass } from './wire';
+import { callContext, decode, encode, fromFailure, kindOfExceptionClass } from './wire';
 
 interface HttpAnswer {
   status: number;
@@ -76,7 +76,8 @@ export class JsonRpcCaller {
 
   async call(host: string, method: string, args: unknown[]): Promise<unknown> {
     const url = this.urlFor(host);
-    const body = encode({ jsonrpc: '2.0', method, params: { args }, id: randomUUID() });
+    // Ironic's JSON-RPC carries the request context in params.context; ironic-ts sends its request id there.
+    const body = encode({ jsonrpc: '2.0', method, params: { args, context: callContext() }, id: randomUUID() });
     let res: HttpAnswer;
     try {
       res = await postJson(url, body, await this.credentials(), this.tls, this.conf.int('json_rpc', 'timeout') * 1000);

@@ -14,7 +14,7 @@ import type { ConductorApi } from './conductor-api';
 import { dispatch, isRpcMethod } from './dispatch';
 import { jsonRpcAuthStrategy, serverGate } from './json-rpc-auth';
 import { guardNoauthExposure } from '../auth/noauth-exposure';
-import { decode, encode, exceptionClassName, RpcReply } from './wire';
+import { decode, encode, exceptionClassName, RpcReply, type RpcRequest } from './wire';
 
 export interface JsonRpcServer {
   /** Where it listens, e.g. http://[::]:8089. */
@@ -85,7 +85,8 @@ async function handleCall(local: ConductorApi, text: string, res: http.ServerRes
     send(res, 200, errorBody(body.id, METHOD_NOT_FOUND, `Method ${body.method} was not found`));
     return;
   }
-  const reply = await dispatch(local, { method: body.method, args });
+  const context = (body.params as { context?: RpcRequest['context'] } | undefined)?.context;
+  const reply = await dispatch(local, { method: body.method, args, context: context && typeof context === 'object' ? context : undefined });
   // A request without an id is a notification: run, answer nothing.
   if (body.id === undefined) send(res, 204, undefined);
   else send(res, 200, replyBody(body.id, reply));

@@ -2,6 +2,7 @@
  * What crosses the broker: call arguments and results as JSON with Dates preserved, and Ironic
  * errors as {kind, code, message} turned back into the same typed classes on the caller's side.
  */
+import { currentRequestId } from '../common/log';
 import { errorClass, IronicError, withCode } from '../common/errors';
 import { asIronicError } from '../db/faults';
 
@@ -62,6 +63,22 @@ export function kindOfExceptionClass(name: string | undefined): string | null {
 export interface RpcRequest {
   method: string;
   args: unknown[];
+  /** The caller's request context, as Ironic's RPC carries it: here only the request id, for the conductor's log lines. */
+  context?: { request_id?: unknown };
+}
+
+const REQUEST_ID = /^req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The context a call sends: the request id the caller serves, if any. */
+export function callContext(): { request_id: string } | undefined {
+  const id = currentRequestId();
+  return id === null ? undefined : { request_id: id };
+}
+
+/** The request id a received call names, when it is one (anything else is ignored). */
+export function requestIdOf(req: RpcRequest): string | null {
+  const id = req.context?.request_id;
+  return typeof id === 'string' && REQUEST_ID.test(id) ? id : null;
 }
 
 export type RpcReply = { result: unknown } | { failure: WireFailure };

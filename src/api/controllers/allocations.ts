@@ -2,6 +2,8 @@
  * /v1/allocations (allocation.py AllocationsController, 1.52+; PATCH 1.57; backfill 1.58; owner 1.60).
  * Reads and PATCH go to the database, as in Ironic; create/delete go to the conductor side.
  */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext } from '../notify-context';
 import { listScope, mayGetNode } from '../policy/scope';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
@@ -163,14 +165,20 @@ async function createAllocation(ctx: ApiContext): Promise<void> {
   let candidates = (body.candidate_nodes as string[] | null | undefined) ?? null;
   if (candidates && candidates.length) candidates = await resolveCandidates(ctx, candidates);
   const uuid = (body.uuid as string | null) || (node && node.instance_uuid) || randomUUID();
-  const created = await ctx.state.deps.conductor.createAllocation({
+  const values = {
     uuid, name: (body.name as string | null | undefined) ?? null, resource_class: resourceClass ?? null,
     traits: (body.traits as string[] | null | undefined) ?? [], candidate_nodes: candidates ?? [],
     extra: 'extra' in body ? body.extra as AllocationRecord['extra'] : {}, owner: allocationOwner(ctx, body),
-  }, node ? node.id : null);
+  };
+  let createdNodeUuid: string | null = null;
+  const created = await notifyApiChange(apiNotifyContext(ctx), 'allocation', 'create', { ...values, state: 'allocating' }, async () => {
+    const stored = await ctx.state.deps.conductor.createAllocation(values, node ? node.id : null);
+    createdNodeUuid = await nodeUuidOf(ctx, stored);
+    return stored;
+  }, { node_uuid: node?.uuid ?? null }, () => ({ node_uuid: createdNodeUuid }));
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/allocations/${created.uuid}`);
-  ctx.body = allocationView(baseUrl(ctx), created, await nodeUuidOf(ctx, created), ctx.state.version, null);
+  ctx.body = allocationView(baseUrl(ctx), created, createdNodeUuid, ctx.state.version, null);
 }
 
 function patchDocument(a: AllocationRecord): Record<string, unknown> {
@@ -205,8 +213,9 @@ async function patchAllocation(ctx: ApiContext): Promise<void> {
     if (JSON.stringify(value) !== JSON.stringify((a as unknown as Record<string, unknown>)[field])) changes[field] = value;
   }
   if ('uuid' in changes) throw new InvalidParameterValue('Cannot overwrite UUID for an existing Allocation.');
-  const updated = Object.keys(changes).length
-    ? await allocationsRepo.update(ctx.state.deps.db, a.id, changes as Partial<AllocationRecord>, false) : a;
+  const nodeUuid = await nodeUuidOf(ctx, a);
+  const updated = await notifyApiChange(apiNotifyContext(ctx), 'allocation', 'update', { ...a, ...changes }, async () => (Object.keys(changes).length
+    ? allocationsRepo.update(ctx.state.deps.db, a.id, changes as Partial<AllocationRecord>, false) : a), { node_uuid: nodeUuid });
   ctx.body = allocationView(baseUrl(ctx), updated, await nodeUuidOf(ctx, updated), ctx.state.version, null);
 }
 
@@ -214,7 +223,8 @@ async function deleteAllocation(ctx: ApiContext): Promise<void> {
   requireAllocations(ctx);
   const ident = args.uuidOrName('allocation_ident', deleteIdent(ctx, 'allocation_ident', ctx.params.ident))!;
   const a = await getAllocationByIdent(ctx, ident);
-  await ctx.state.deps.conductor.destroyAllocation(a.uuid);
+  await notifyApiChange(apiNotifyContext(ctx), 'allocation', 'delete', a,
+    () => ctx.state.deps.conductor.destroyAllocation(a.uuid), { node_uuid: await nodeUuidOf(ctx, a) });
   ctx.status = 204;
 }
 

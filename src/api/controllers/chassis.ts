@@ -2,6 +2,8 @@
  * /v1/chassis (chassis.py ChassisController). Chassis writes go straight to the database, as in
  * Ironic. GET /v1/chassis/{id}/nodes belongs to the nodes controller.
  */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext } from '../notify-context';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { ChassisNotFound, HTTPNotFound, InvalidParameterValue } from '../../common/errors';
@@ -57,11 +59,13 @@ async function showChassis(ctx: ApiContext): Promise<void> {
 async function createChassis(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const body = args.requiredBody('chassis', CHASSIS_VALIDATOR('chassis', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
-  const created = await chassisRepo.create(ctx.state.deps.db, {
+  const values = {
     uuid: (body.uuid as string | null) || randomUUID(),
     description: (body.description as string | null | undefined) ?? null,
     extra: 'extra' in body ? body.extra as ChassisRecord['extra'] : {},
-  });
+  };
+  const created = await notifyApiChange(apiNotifyContext(ctx), 'chassis', 'create', values,
+    () => chassisRepo.create(ctx.state.deps.db, values));
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/chassis/${created.uuid}`);
   ctx.body = chassisView(baseUrl(ctx), created, null);
@@ -88,13 +92,15 @@ async function patchChassis(ctx: ApiContext): Promise<void> {
     if (JSON.stringify(value) !== JSON.stringify((chassis as unknown as Record<string, unknown>)[field])) changes[field] = value;
   }
   if ('uuid' in changes) throw new InvalidParameterValue('Cannot overwrite UUID for an existing Chassis.');
-  const updated = Object.keys(changes).length ? await chassisRepo.update(db, chassis.id, changes) : chassis;
+  const updated = await notifyApiChange(apiNotifyContext(ctx), 'chassis', 'update', { ...chassis, ...changes },
+    async () => (Object.keys(changes).length ? chassisRepo.update(db, chassis.id, changes) : chassis));
   ctx.body = chassisView(baseUrl(ctx), updated, null);
 }
 
 async function deleteChassis(ctx: ApiContext): Promise<void> {
   const uuid = args.uuid('chassis_uuid', deleteIdent(ctx, 'chassis_uuid', ctx.params.uuid))!;
-  await chassisRepo.destroy(ctx.state.deps.db, uuid);
+  const chassis = await chassisRepo.get(ctx.state.deps.db, uuid);
+  await notifyApiChange(apiNotifyContext(ctx), 'chassis', 'delete', chassis, () => chassisRepo.destroy(ctx.state.deps.db, uuid));
   ctx.status = 204;
 }
 

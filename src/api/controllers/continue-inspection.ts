@@ -5,6 +5,9 @@
  * [auto_discovery]enabled, and the conductor processes the data. Every lookup failure is the same
  * bare 404, so the caller learns nothing about the nodes.
  */
+import { randomUUID } from 'node:crypto';
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext } from '../notify-context';
 import Router from '@koa/router';
 import { Invalid, IronicError, NotFound } from '../../common/errors';
 import { log } from '../../common/log';
@@ -86,11 +89,12 @@ async function lookupNode(ctx: ApiContext, macs: string[], bmc: string[], nodeUu
 async function autoEnroll(ctx: ApiContext, macs: string[], bmc: string[]): Promise<NodeRecord> {
   const conf = ctx.state.deps.conf;
   const values = {
-    conductor_group: '', driver: conf.optStr('auto_discovery', 'driver'), provision_state: 'enroll',
+    // The uuid is chosen here so the create notifications can name the node (UUIDField is not nullable).
+    uuid: randomUUID(), conductor_group: '', driver: conf.optStr('auto_discovery', 'driver'), provision_state: 'enroll',
     resource_class: conf.optStr('DEFAULT', 'default_resource_class'),
   } as Partial<NodeRecord>;
   try {
-    const node = await ctx.state.deps.conductor.createNode(values);
+    const node = await notifyApiChange(apiNotifyContext(ctx), 'node', 'create', values, () => ctx.state.deps.conductor.createNode(values));
     log.info(`Enrolling the newly discovered node ${node.uuid} with driver ${String(values.driver)}, MAC addresses ` +
       `[${macs.join(', ')}] and BMC address(es) [${bmc.join(', ')}]`);
     return node;

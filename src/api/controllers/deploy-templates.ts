@@ -1,4 +1,6 @@
 /** /v1/deploy_templates (deploy_template.py DeployTemplatesController, 1.55+), written straight to the database. */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext } from '../notify-context';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { DeployTemplateNotFound, HttpError, InvalidParameterValue, InvalidUuidOrName } from '../../common/errors';
@@ -81,17 +83,25 @@ function withRequestSteps(t: DeployTemplateWithSteps, steps: StepBody[]): Deploy
   return { ...t, steps: steps.map((s) => ({ ...s }) as unknown as DeployTemplateStepRecord) };
 }
 
+/** The template's steps as DeployTemplate.steps holds them (interface, step, args, priority). */
+function payloadSteps(steps: readonly { interface: string; step: string; args: unknown; priority: number }[]): unknown[] {
+  return steps.map((s) => ({ interface: s.interface, step: s.step, args: s.args, priority: s.priority }));
+}
+
 async function createTemplate(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
   readQuery(ctx, []);
   const body = args.requiredBody('template', TEMPLATE_VALIDATOR('template', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
   const steps = body.steps as StepBody[];
-  const created = await templatesRepo.create(ctx.state.deps.db, {
+  const values = {
     uuid: (body.uuid as string | null) || randomUUID(),
     name: body.name as string,
     extra: 'extra' in body ? body.extra as DeployTemplateWithSteps['extra'] : {},
     steps: stepValues(steps),
-  });
+  };
+  const created = await notifyApiChange(apiNotifyContext(ctx), 'deploytemplate', 'create', values,
+    () => templatesRepo.create(ctx.state.deps.db, values), { steps: payloadSteps(values.steps) },
+    (stored) => ({ steps: payloadSteps(stored.steps) }));
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/deploy_templates/${created.uuid}`);
   ctx.body = templateView(baseUrl(ctx), withRequestSteps(created, steps), null);
@@ -121,7 +131,9 @@ async function patchTemplate(ctx: ApiContext): Promise<void> {
   if (doc.uuid !== t.uuid) throw new InvalidParameterValue('Cannot overwrite UUID for an existing DeployTemplate.');
   const current = t.steps.map((c) => ({ interface: c.interface, step: c.step, args: c.args, priority: c.priority }));
   const steps = ironicStepOrder(current, stepValues(doc.steps as StepBody[]), (s) => s.priority);
-  const updated = await templatesRepo.update(ctx.state.deps.db, t.id, { ...changes, steps });
+  const updated = await notifyApiChange(apiNotifyContext(ctx), 'deploytemplate', 'update', { ...t, ...changes },
+    () => templatesRepo.update(ctx.state.deps.db, t.id, { ...changes, steps }), { steps: payloadSteps(steps) },
+    (stored) => ({ steps: payloadSteps(stored.steps) }));
   ctx.body = templateView(baseUrl(ctx), updated, null);
 }
 
@@ -129,7 +141,8 @@ async function deleteTemplate(ctx: ApiContext): Promise<void> {
   requireTemplates(ctx);
   const ident = args.uuidOrName('template_ident', deleteIdent(ctx, 'template_ident', ctx.params.ident))!;
   const t = await getTemplate(ctx, ident);
-  await templatesRepo.destroy(ctx.state.deps.db, t.id);
+  await notifyApiChange(apiNotifyContext(ctx), 'deploytemplate', 'delete', t,
+    () => templatesRepo.destroy(ctx.state.deps.db, t.id), { steps: payloadSteps(t.steps) });
   ctx.status = 204;
 }
 

@@ -2,6 +2,8 @@
  * /v1/inspection_rules (inspection_rule.py InspectionRuleController, 1.96+), written straight to the
  * database as Ironic's API does.
  */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext } from '../notify-context';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { HttpError, InvalidParameterValue, InspectionRuleNotFound, PatchError } from '../../common/errors';
@@ -101,7 +103,9 @@ async function createRule(ctx: ApiContext): Promise<void> {
   if (!body.uuid) body.uuid = randomUUID();
   // The object's non-nullable boolean takes its default for null.
   if (body.sensitive === null) body.sensitive = NON_NULL_DEFAULTS.sensitive;
-  const created = await rulesRepo.create(ctx.state.deps.db, ruleValues(body));
+  const values = ruleValues(body);
+  const created = await notifyApiChange(apiNotifyContext(ctx), 'inspectionrule', 'create', values,
+    () => rulesRepo.create(ctx.state.deps.db, values), hiddenIfSensitive(values), hiddenIfSensitive);
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/inspection_rules/${created.uuid}`);
   ctx.body = ruleView(baseUrl(ctx), created, null);
@@ -142,15 +146,27 @@ async function patchRule(ctx: ApiContext): Promise<void> {
   }
   // Ironic saves by the patched UUID, which finds no rule.
   if (Object.hasOwn(changes, 'uuid')) throw new InspectionRuleNotFound({ rule: String(changes.uuid) });
-  const updated = Object.keys(changes).length ? await rulesRepo.update(ctx.state.deps.db, rule.id, changes) : rule;
+  const patched = { ...rule, ...changes };
+  const updated = await notifyApiChange(apiNotifyContext(ctx), 'inspectionrule', 'update', patched,
+    async () => (Object.keys(changes).length ? rulesRepo.update(ctx.state.deps.db, rule.id, changes) : rule),
+    hiddenIfSensitive(patched), hiddenIfSensitive);
   ctx.body = ruleView(baseUrl(ctx), updated, null);
+}
+
+/**
+ * Beyond Ironic (whose payloads carry them): a sensitive rule's conditions and actions may hold
+ * credentials, and the API hides them, so its notifications do too (no conditions, no actions).
+ */
+function hiddenIfSensitive(rule: { sensitive?: boolean | null }): Record<string, unknown> {
+  return rule.sensitive ? { conditions: null, actions: [] } : {};
 }
 
 async function deleteRule(ctx: ApiContext): Promise<void> {
   requireRules(ctx);
   const ident = args.uuid('inspection_rule_uuid', deleteIdent(ctx, 'inspection_rule_uuid', ctx.params.ident))!;
   const rule = await getRule(ctx, ident);
-  await rulesRepo.destroy(ctx.state.deps.db, rule.id);
+  await notifyApiChange(apiNotifyContext(ctx), 'inspectionrule', 'delete', rule,
+    () => rulesRepo.destroy(ctx.state.deps.db, rule.id), hiddenIfSensitive(rule));
   ctx.status = 204;
 }
 

@@ -3,6 +3,8 @@
  * messages, version-gated fields refused, uuid/conductor_group/provision_state defaults, chassis
  * resolved, then the conductor creates the node (it fills in the default interfaces).
  */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext } from '../notify-context';
 import { randomUUID } from 'node:crypto';
 import { ChassisNotFound, ClientSideError, Invalid, NotAcceptable, inBody } from '../../common/errors';
 import type { NodeRecord, NodeWithRelations } from '../../db/models';
@@ -83,11 +85,13 @@ export async function createNode(ctx: ApiContext): Promise<void> {
   // Ironic's model does; Ironic refuses it for maintenance and console_enabled with a 500.
   for (const [field, value] of Object.entries(NODE_INSERT_DEFAULTS)) if (node[field] === null) node[field] = value;
   const chassisId = await chassisIdForBody(ctx, node.chassis_uuid);
+  const chassisUuid = node.chassis_uuid ?? null;
   delete node.chassis_uuid;
   if (node.parent_node) node.parent_node = (await linkedNode(ctx, (node.owner ?? null) as string | null, node.parent_node, 'parent_node')).uuid;
   const values = { ...node, chassis_id: chassisId } as Partial<NodeRecord>;
   await conductorTopic(ctx, { uuid: String(values.uuid), driver: values.driver ?? null, conductor_group: values.conductor_group ?? '' }, true);
-  const created = await ctx.state.deps.conductor.createNode(values);
+  const created = await notifyApiChange(apiNotifyContext(ctx), 'node', 'create', values,
+    () => ctx.state.deps.conductor.createNode(values), { chassis_uuid: chassisUuid });
   // The conductor returns the stored row; a node just created has no traits or tags yet.
   const fresh: NodeWithRelations = { ...created, traits: [], tags: [] };
   const extras = await loadNodeExtras(ctx, [fresh], null);

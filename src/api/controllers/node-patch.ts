@@ -3,6 +3,8 @@
  * paths checked before the node is loaded, then Ironic's state rules, the patch applied to the
  * node's dict, the result re-validated, and only the changed fields sent to the conductor.
  */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext } from '../notify-context';
 import { ClientSideError, Invalid, InvalidParameterValue, NotAcceptable } from '../../common/errors';
 import { UPDATE_ALLOWED_STATES } from '../../common/states';
 import type { NodeRecord } from '../../db/models';
@@ -77,7 +79,7 @@ function asDict(node: LoadedNode, chassisUuid: string | null): Record<string, un
   return out;
 }
 
-async function chassisUuidOf(ctx: ApiContext, chassisId: number | null): Promise<string | null> {
+export async function chassisUuidOf(ctx: ApiContext, chassisId: number | null): Promise<string | null> {
   if (chassisId === null) return null;
   const row = await ctx.state.deps.db.knex('chassis').select('uuid').where({ id: chassisId }).first() as
     { uuid: string } | undefined;
@@ -137,9 +139,16 @@ export async function patchNode(ctx: ApiContext, ident: string): Promise<void> {
   if ('driver' in changes && node.console_enabled) {
     throw new ClientSideError(`Node ${ident} can not update the driver while the console is enabled. Please stop the console first.`, 409);
   }
-  await ctx.state.deps.conductor.updateNode(node.uuid, changes, resetInterfaces ?? undefined);
-  // Ironic answers with the node as saved under the conductor's lock, so it shows that reservation.
-  const fresh = { ...await nodesRepo.get(ctx.state.deps.db, node.uuid), reservation: hostOfTopic(topic) };
+  const chassisUuid = await chassisUuidOf(ctx, node.chassis_id);
+  // The start and error notifications describe the node as loaded, the end one the node as saved.
+  let savedChassisUuid = chassisUuid;
+  const fresh = await notifyApiChange(apiNotifyContext(ctx), 'node', 'update', node, async () => {
+    await ctx.state.deps.conductor.updateNode(node.uuid, changes, resetInterfaces ?? undefined);
+    // Ironic answers with the node as saved under the conductor's lock, so it shows that reservation.
+    const saved = { ...await nodesRepo.get(ctx.state.deps.db, node.uuid), reservation: hostOfTopic(topic) };
+    if (saved.chassis_id !== node.chassis_id) savedChassisUuid = await chassisUuidOf(ctx, saved.chassis_id);
+    return saved;
+  }, { chassis_uuid: chassisUuid }, () => ({ chassis_uuid: savedChassisUuid }));
   const extras = await loadNodeExtras(ctx, [fresh], null);
   ctx.body = nodeView(fresh, { base: baseUrl(ctx), version: ctx.state.version, fields: null }, extras.get(fresh.id) ?? {});
 }

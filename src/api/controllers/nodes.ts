@@ -3,6 +3,8 @@
  * collection-level validate. The node's sub-resources and actions live in node-actions.ts.
  * `/v1/chassis/{uuid}/nodes[/detail]` is served here too, by the same list handler.
  */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext } from '../notify-context';
 import Router from '@koa/router';
 import { InvalidParameterValue, InvalidUuidOrName, NodeNotFound, NotAcceptable, NotFound, OperationNotPermitted } from '../../common/errors';
 import { isUuidLike } from '../ident';
@@ -17,7 +19,7 @@ import { loadNodeExtras } from '../views/node-extras';
 import { conductorTopic } from './node-actions/params';
 import { createNode } from './node-create';
 import { checkAllowedNodeFields, listNodes } from './node-list';
-import { patchNode } from './node-patch';
+import { chassisUuidOf, patchNode } from './node-patch';
 import { methodNotAllowed } from './method-rules';
 import { validationView } from '../views/validation';
 
@@ -36,7 +38,9 @@ async function deleteNode(ctx: ApiContext, fromPath: string | undefined): Promis
   const ident = args.uuidOrName('node_ident', deleteIdent(ctx, 'node_ident', fromPath))!;
   const node = await getNodeByPathIdent(ctx, ident);
   await conductorTopic(ctx, node, true);
-  await ctx.state.deps.conductor.destroyNode(node.uuid);
+  const chassisUuid = await chassisUuidOf(ctx, node.chassis_id);
+  await notifyApiChange(apiNotifyContext(ctx), 'node', 'delete', node,
+    () => ctx.state.deps.conductor.destroyNode(node.uuid), { chassis_uuid: chassisUuid });
   ctx.status = 204;
 }
 

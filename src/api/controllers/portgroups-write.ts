@@ -1,4 +1,6 @@
 /** Portgroup create/update/delete (portgroup.py post/patch/delete), writes through the conductor. */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext, uuidOfRow } from '../notify-context';
 import { randomUUID } from 'node:crypto';
 import {
   Conflict, ObjectFieldError, InvalidParameterValue, NotAcceptable } from '../../common/errors';
@@ -40,7 +42,7 @@ export async function createPortgroup(ctx: ApiContext): Promise<void> {
   if ('standalone_ports_supported' in pg && pg.standalone_ports_supported === null) {
     throw new ObjectFieldError("Field `standalone_ports_supported' cannot be None");
   }
-  const created = await ctx.state.deps.conductor.createPortgroup({
+  const values = {
     uuid: (pg.uuid as string | null) || randomUUID(),
     name: (pg.name as string | null | undefined) ?? null,
     address: (pg.address as string | null | undefined) ?? null,
@@ -50,7 +52,9 @@ export async function createPortgroup(ctx: ApiContext): Promise<void> {
     mode: (pg.mode as string | null | undefined) || ctx.state.deps.conf.str('DEFAULT', 'default_portgroup_mode'),
     properties: 'properties' in pg ? pg.properties as PortgroupRecord['properties'] : {},
     standalone_ports_supported: (pg.standalone_ports_supported as boolean | undefined) ?? true,
-  });
+  };
+  const created = await notifyApiChange(apiNotifyContext(ctx), 'portgroup', 'create', values,
+    () => ctx.state.deps.conductor.createPortgroup(values), { node_uuid: node.uuid });
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/portgroups/${created.uuid}`);
   await respond(ctx, created);
@@ -102,7 +106,8 @@ export async function patchPortgroup(ctx: ApiContext): Promise<void> {
   if (node.provision_state === 'inspecting' && ctx.state.version >= V.INSPECT_WAIT) {
     throw new Conflict(`Cannot update portgroup "${pg.uuid}" on node "${node.uuid}" while it is in state "inspecting".`);
   }
-  const updated = await ctx.state.deps.conductor.updatePortgroup(pg.uuid, changes);
+  const updated = await notifyApiChange(apiNotifyContext(ctx), 'portgroup', 'update', { ...pg, ...changes },
+    () => ctx.state.deps.conductor.updatePortgroup(pg.uuid, changes), { node_uuid: node.uuid });
   await respond(ctx, updated);
 }
 
@@ -110,6 +115,7 @@ export async function deletePortgroup(ctx: ApiContext): Promise<void> {
   const ident = args.uuidOrName('portgroup_ident', deleteIdent(ctx, 'portgroup_ident', ctx.params.ident))!;
   requirePortgroups(ctx);
   const pg = await getPortgroupByIdent(ctx, ident);
-  await ctx.state.deps.conductor.destroyPortgroup(pg.uuid);
+  await notifyApiChange(apiNotifyContext(ctx), 'portgroup', 'delete', pg,
+    () => ctx.state.deps.conductor.destroyPortgroup(pg.uuid), { node_uuid: await uuidOfRow(ctx, 'nodes', pg.node_id) });
   ctx.status = 204;
 }

@@ -2,6 +2,8 @@
  * Port create/update/delete (port.py post/patch/delete): validation and reference checks here, the
  * write itself through the conductor, as Ironic does.
  */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext, uuidOfRow } from '../notify-context';
 import { randomUUID } from 'node:crypto';
 import {
   Conflict, defineError, ObjectFieldError, Invalid, InvalidIdentity, InvalidParameterValue, NodeNotFound, NotAcceptable, PortgroupNotFound, inBody,
@@ -86,7 +88,7 @@ export async function createPort(ctx: ApiContext): Promise<void> {
       "member of that portgroup as the port's 'pxe_enabled' field was set to True.");
   }
   if ('pxe_enabled' in port && port.pxe_enabled === null) throw notNullable('pxe_enabled');
-  const created = await ctx.state.deps.conductor.createPort({
+  const values = {
     uuid: (port.uuid as string | null) || randomUUID(),
     address: port.address as string,
     node_id: node.id,
@@ -98,7 +100,9 @@ export async function createPort(ctx: ApiContext): Promise<void> {
     physical_network: (port.physical_network as string | null | undefined) ?? null,
     is_smartnic: (port.is_smartnic as boolean | null | undefined) ?? false,
     name: (port.name as string | null | undefined) ?? null,
-  });
+  };
+  const created = await notifyApiChange(apiNotifyContext(ctx), 'port', 'create', values,
+    () => ctx.state.deps.conductor.createPort(values), { node_uuid: node.uuid, portgroup_uuid: portgroup?.uuid ?? null });
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/ports/${created.uuid}`);
   await respondWithPort(ctx, created);
@@ -164,13 +168,15 @@ export async function patchPort(ctx: ApiContext): Promise<void> {
   if (isPathUpdated(patch, '/physical_network') && physnet === '') {
     throw new Invalid('A non-empty value is required when setting physical_network');
   }
-  const updated = await ctx.state.deps.conductor.updatePort(port.uuid, changes);
+  const updated = await notifyApiChange(apiNotifyContext(ctx), 'port', 'update', { ...port, ...changes },
+    () => ctx.state.deps.conductor.updatePort(port.uuid, changes), { node_uuid: node.uuid, portgroup_uuid: portgroup?.uuid ?? null });
   await respondWithPort(ctx, updated);
 }
 
 export async function deletePort(ctx: ApiContext): Promise<void> {
   const uuid = args.uuid('port_uuid', deleteIdent(ctx, 'port_uuid', ctx.params.port_uuid))!;
   const port = await portsRepo.get(ctx.state.deps.db, uuid);
-  await ctx.state.deps.conductor.destroyPort(port.uuid);
+  const extra = { node_uuid: await uuidOfRow(ctx, 'nodes', port.node_id), portgroup_uuid: await uuidOfRow(ctx, 'portgroups', port.portgroup_id) };
+  await notifyApiChange(apiNotifyContext(ctx), 'port', 'delete', port, () => ctx.state.deps.conductor.destroyPort(port.uuid), extra);
   ctx.status = 204;
 }

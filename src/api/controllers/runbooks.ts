@@ -3,6 +3,8 @@
  * checked here against the runbook's owner (check_runbook_policy_and_retrieve); lists honour the
  * project scope the policy step leaves.
  */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext } from '../notify-context';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import {
@@ -121,7 +123,7 @@ async function createRunbook(ctx: ApiContext): Promise<void> {
     RUNBOOK_VALIDATOR('runbook', ctx.state.body === undefined ? {} : ctx.state.body) as Record<string, unknown> | null);
   if (ctx.state.auth) ctx.state.auth.enforcer.authorize('baremetal:runbook:create', ctx.state.auth.creds);
   const steps = body.steps as StepBody[];
-  const created = await runbooksRepo.create(ctx.state.deps.db, {
+  const values = {
     uuid: (body.uuid as string | null) || randomUUID(),
     name: body.name as string,
     owner: createOwner(ctx, body),
@@ -129,7 +131,10 @@ async function createRunbook(ctx: ApiContext): Promise<void> {
     ...(body.disable_ramdisk !== undefined ? { disable_ramdisk: body.disable_ramdisk as boolean | null } : {}),
     ...(body.extra !== undefined ? { extra: body.extra as RunbookWithRelations['extra'] } : {}),
     steps: stepValues(steps),
-  });
+  };
+  const created = await notifyApiChange(apiNotifyContext(ctx), 'runbook', 'create', values,
+    () => runbooksRepo.create(ctx.state.deps.db, values), { steps: payloadSteps(values.steps) },
+    (stored) => ({ steps: payloadSteps(stored.steps) }));
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/runbooks/${created.uuid}`);
   // Ironic answers from the object it saved: step orders appear as the request gave them.
@@ -209,15 +214,23 @@ async function patchRunbook(ctx: ApiContext): Promise<void> {
   const changes = changedFields(patched, runbook);
   const current = runbook.steps.map((s) => ({ interface: s.interface, step: s.step, args: s.args, order: s.order }));
   const steps = ironicStepOrder(current, stepValues(patched.steps as StepBody[]), (s) => s.order);
-  const updated = await runbooksRepo.update(ctx.state.deps.db, runbook.id, { ...changes, steps });
+  const updated = await notifyApiChange(apiNotifyContext(ctx), 'runbook', 'update', { ...runbook, ...changes },
+    () => runbooksRepo.update(ctx.state.deps.db, runbook.id, { ...changes, steps }), { steps: payloadSteps(steps) },
+    (stored) => ({ steps: payloadSteps(stored.steps) }));
   ctx.body = runbookView(baseUrl(ctx), updated, null);
+}
+
+/** The runbook's steps as Runbook.steps holds them (interface, step, args, order). */
+function payloadSteps(steps: readonly { interface: string; step: string; args: unknown; order: number }[]): unknown[] {
+  return steps.map((s) => ({ interface: s.interface, step: s.step, args: s.args, order: s.order }));
 }
 
 async function deleteRunbook(ctx: ApiContext): Promise<void> {
   requireRunbooks(ctx);
   const ident = args.uuidOrName('runbook_ident', deleteIdent(ctx, 'runbook_ident', ctx.params.ident))!;
   const runbook = await authorizedRunbook(ctx, 'baremetal:runbook:delete', ident);
-  await runbooksRepo.destroy(ctx.state.deps.db, runbook.id);
+  await notifyApiChange(apiNotifyContext(ctx), 'runbook', 'delete', runbook,
+    () => runbooksRepo.destroy(ctx.state.deps.db, runbook.id), { steps: payloadSteps(runbook.steps) });
   ctx.status = 204;
 }
 

@@ -4,6 +4,8 @@
  * Creates go straight to the database; updates/deletes go to the conductor, which takes the node
  * lock and needs the node powered off, as Ironic sends them.
  */
+import { notifyApiChange } from '../../notifications/events';
+import { apiNotifyContext } from '../notify-context';
 import { randomUUID } from 'node:crypto';
 import {
   InvalidParameterValue, InvalidUUID, NodeNotFound, OperationNotPermitted, InvalidInput } from '../../common/errors';
@@ -59,6 +61,8 @@ export interface VolumeKind<R extends VolumeRecordBase> {
   sanitize(dict: Record<string, unknown>, fields: readonly string[] | null): Record<string, unknown>;
   /** Body fields copied onto a new record (besides uuid and node_id). */
   createFields: string[];
+  /** The object Ironic's notifications name it by. */
+  notifyAs: 'volumeconnector' | 'volumetarget';
 }
 
 
@@ -124,7 +128,9 @@ export async function createVolume<R extends VolumeRecordBase>(kind: VolumeKind<
   if (parentNode) throw new OperationNotPermitted();
   const values: Record<string, unknown> = { uuid: (body.uuid as string | null) || randomUUID(), node_id: node.id };
   for (const field of kind.createFields) if (Object.hasOwn(body, field)) values[field] = body[field];
-  const created = await kind.repo.create(ctx.state.deps.db, values as Partial<R>);
+  const notify = apiNotifyContext(ctx);
+  const created = await notifyApiChange(notify, kind.notifyAs, 'create', values,
+    () => kind.repo.create(ctx.state.deps.db, values as Partial<R>), { node_uuid: nodeUuid });
   ctx.status = 201;
   ctx.set('Location', `${baseUrl(ctx)}/v1/volume/${kind.collection}/${created.uuid}`);
   ctx.body = kind.sanitize(kind.dict(baseUrl(ctx), created, nodeUuid), null);
@@ -158,7 +164,8 @@ export async function patchVolume<R extends VolumeRecordBase>(kind: VolumeKind<R
     if (JSON.stringify(value) !== JSON.stringify((record as unknown as Record<string, unknown>)[field])) changes[field] = value;
   }
   if (node.id !== record.node_id) changes.node_id = node.id;
-  const updated = await kind.rpc.update(ctx.state.deps.conductor, record.uuid, changes as Partial<R>);
+  const updated = await notifyApiChange(apiNotifyContext(ctx), kind.notifyAs, 'update', { ...record, ...changes },
+    () => kind.rpc.update(ctx.state.deps.conductor, record.uuid, changes as Partial<R>), { node_uuid: node.uuid });
   ctx.body = kind.sanitize(kind.dict(baseUrl(ctx), updated, node.uuid), null);
 }
 
@@ -168,6 +175,7 @@ export async function deleteVolume<R extends VolumeRecordBase>(kind: VolumeKind<
   const uuid = args.uuid(name, deleteIdent(ctx, name, ctx.params.uuid))!;
   const record = await kind.repo.get(ctx.state.deps.db, uuid);
   if (parentNode) throw new OperationNotPermitted();
-  await kind.rpc.destroy(ctx.state.deps.conductor, record.uuid);
+  await notifyApiChange(apiNotifyContext(ctx), kind.notifyAs, 'delete', record,
+    () => kind.rpc.destroy(ctx.state.deps.conductor, record.uuid), { node_uuid: await nodeUuidOf(ctx, record) });
   ctx.status = 204;
 }

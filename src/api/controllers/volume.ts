@@ -35,6 +35,7 @@ export const CONNECTOR_KIND: VolumeKind<VolumeConnectorRecord> = {
   dict: connectorDict,
   sanitize: sanitizeConnector,
   createFields: ['connector_id', 'extra', 'type'],
+  notifyAs: 'volumeconnector',
 };
 
 export const TARGET_KIND: VolumeKind<VolumeTargetRecord> = {
@@ -54,6 +55,7 @@ export const TARGET_KIND: VolumeKind<VolumeTargetRecord> = {
   dict: targetDict,
   sanitize: sanitizeTarget,
   createFields: ['boot_index', 'extra', 'properties', 'volume_id', 'volume_type'],
+  notifyAs: 'volumetarget',
 };
 
 /** VolumeController._lookup below 1.32: a routing 404 with an empty description. */

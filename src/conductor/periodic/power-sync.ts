@@ -2,6 +2,9 @@
  * Power state sync (_sync_power_states / do_sync_power_state) and recovery from the resulting
  * `power failure` maintenance (_power_failure_recovery).
  */
+import { MetricLogger } from '../../metrics/ironic-metrics';
+import { observePowerSync } from '../../metrics/prometheus';
+import { notifyPowerStateCorrected } from '../../notifications/events';
 import { NodeLocked, PowerStateFailure } from '../../common/errors';
 import { isNotFound } from '../../db/errors';
 import { log } from '../../common/log';
@@ -14,6 +17,8 @@ import type { RingManager } from '../../rpc/ring-manager';
 import type { Task } from '../task';
 import { yieldToEventLoop } from './yield';
 import { cacheBootMode, cacheVendor } from '../node-cache';
+
+const SYNC_METRICS = new MetricLogger('ironic.conductor.manager');
 
 async function readPower(task: Task): Promise<string | null> {
   const seconds = task.ctx.conf.int('conductor', 'power_state_change_timeout');
@@ -31,12 +36,14 @@ async function maxRetriesExceeded(manager: ConductorManager, task: Task, actual:
     `does not match expected state '${node.power_state ?? 'None'}'. Updating DB state to '${actual ?? 'None'}' ` +
     'Switching node to maintenance mode.';
   if (error !== undefined) msg += ` Error: ${errorText(error)}`;
+  const before = node.power_state;
   node.power_state = actual;
   await task.recordHistory(msg, states.HISTORY_MONITORING, true);
   node.maintenance = true;
   node.maintenance_reason = msg;
   node.fault = states.FAULT_POWER_FAILURE;
   await task.saveNode();
+  if (before !== actual) notifyPowerStateCorrected(task, before);
   log.error(msg);
 }
 
@@ -74,6 +81,7 @@ async function syncOne(manager: ConductorManager, task: Task, count: number): Pr
   if (node.power_state === null) {
     node.power_state = actual;
     await task.saveNode();
+    notifyPowerStateCorrected(task, null);
     return 0;
   }
   if (count > maxRetries) {
@@ -87,8 +95,10 @@ async function syncOne(manager: ConductorManager, task: Task, count: number): Pr
       log.error(`Failed to change power state of node ${node.uuid} to '${node.power_state}', attempt ${count} of ` +
         `${maxRetries}: ${errorText(err)}`));
   } else {
+    const before = node.power_state;
     node.power_state = actual;
     await task.saveNode();
+    notifyPowerStateCorrected(task, before);
   }
   return count;
 }
@@ -101,6 +111,19 @@ export class PowerSync {
   constructor(private readonly manager: ConductorManager, private readonly rings: RingManager) {}
 
   async syncPowerStates(): Promise<void> {
+    const started = performance.now();
+    const before = this.failures;
+    try {
+      await this.syncAll();
+    } finally {
+      observePowerSync((performance.now() - started) / 1000, this.failures - before);
+    }
+  }
+
+  /** Failed node syncs so far (a node whose state could not be read or set, or whose sync threw). */
+  private failures = 0;
+
+  private async syncAll(): Promise<void> {
     const { ctx } = this.manager;
     const nodes = await scanNodeSummaries(ctx.db, { maintenance: false }, SCAN_BATCH, yieldToEventLoop);
     nodes.sort((a, b) => (this.counts.get(b.id) ?? 0) - (this.counts.get(a.id) ?? 0));
@@ -112,13 +135,15 @@ export class PowerSync {
       try {
         await this.manager.tasks.run(candidate.uuid, { shared: true, purpose: 'power state sync', retry: false }, async (task) => {
           if (task.node.maintenance || task.node.reservation && task.node.reservation !== ctx.host) return;
-          const count = await syncOne(this.manager, task, this.counts.get(task.node.id) ?? 0);
+          const count = await SYNC_METRICS.time('do_sync_power_state', () => syncOne(this.manager, task, this.counts.get(task.node.id) ?? 0));
+          if (count) this.failures++;
           if (count) this.counts.set(task.node.id, count);
           else this.counts.delete(task.node.id);
         });
       } catch (err) {
         if (err instanceof NodeLocked || isNotFound(err, 'Node')) continue;
         log.warning(`Power sync of node ${candidate.uuid} failed: ${errorText(err)}`);
+        this.failures++;
       }
     }
   }
@@ -142,12 +167,14 @@ export class PowerSync {
             return;
           }
           await this.manager.tasks.upgrade(task, false);
+          const before = task.node.power_state;
           task.node.power_state = actual;
           task.node.maintenance = false;
           task.node.maintenance_reason = null;
           task.node.fault = null;
           await task.saveNode();
           this.counts.delete(task.node.id);
+          if (before !== actual) notifyPowerStateCorrected(task, before);
           log.info(`Node ${task.node.uuid} is recovered from power failure with actual power state '${actual}'.`);
         });
       } catch (err) {

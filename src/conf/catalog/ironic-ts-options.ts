@@ -167,6 +167,29 @@ export const EXTRA_OPTIONS = {
     // Upstream's default names the data file shipped inside Ironic's package; ironic-ts ships its copy in templates/.
     known_accelerators: { type: 'string', default: '$pybasedir/templates/known_accelerators.yaml' },
   },
+  metrics: {
+    // Ironic 2025.1's own metrics options (ironic/conf/metrics.py; ironic-lib's before), same names and defaults.
+    backend: { type: 'string', default: 'noop', choices: ['noop', 'statsd', 'collector'] },
+    prepend_host: { type: 'bool', default: false },
+    prepend_host_reverse: { type: 'bool', default: true },
+    global_prefix: { type: 'string' },
+  },
+  metrics_statsd: {
+    statsd_host: { type: 'string', default: 'localhost' },
+    statsd_port: { type: 'port', default: 8125, min: 0, max: 65535 },
+  },
+  prometheus: {
+    // ironic-ts extra: a Prometheus text endpoint (GET /metrics) in each API and conductor process.
+    // Off by default; on loopback unless the operator names another address.
+    enabled: { type: 'bool', default: false },
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'port', default: 9608, min: 0, max: 65535 },
+    // Who may read it: anyone who reaches it (noauth), or the users of an htpasswd file (bcrypt).
+    auth_strategy: { type: 'string', default: 'noauth', choices: ['noauth', 'http_basic'] },
+    http_basic_auth_user_file: { type: 'string', default: '/etc/ironic/htpasswd-metrics' },
+    // noauth on a non-loopback host is refused unless this is set (then it warns at start).
+    allow_insecure_noauth: { type: 'bool', default: false },
+  },
   auto_discovery: {
     enabled: { type: 'bool', default: false },
     driver: { type: 'string' },

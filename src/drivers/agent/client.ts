@@ -6,6 +6,7 @@
  * [agent]max_command_attempts times and become AgentConnectionFailed; HTTP errors become
  * AgentAPIError with the agent's faultstring.
  */
+import { MetricLogger } from '../../metrics/ironic-metrics';
 import {
   AgentAPIError, AgentCommandTimeout, AgentConnectionFailed, AgentInProgress, IronicError,
 } from '../../common/errors';
@@ -46,6 +47,8 @@ export function commandErrorText(command: { command_error?: unknown }): string {
   return String(error);
 }
 
+const AGENT_CLIENT_METRICS = new MetricLogger('ironic.drivers.modules.agent_client');
+
 export class AgentClient {
   constructor(private readonly conf: Config) {}
 
@@ -83,7 +86,11 @@ export class AgentClient {
   }
 
   /** _command: sends one command, raising on HTTP errors and agent TypeErrors. */
-  async command(node: AgentNode, method: string, params: JsonObject, opts: CommandOptions = {}): Promise<AgentCommand> {
+  command(node: AgentNode, method: string, params: JsonObject, opts: CommandOptions = {}): Promise<AgentCommand> {
+    return AGENT_CLIENT_METRICS.time('AgentClient._command', () => this.sendCommand(node, method, params, opts));
+  }
+
+  private async sendCommand(node: AgentNode, method: string, params: JsonObject, opts: CommandOptions): Promise<AgentCommand> {
     return this.withConnectionRetries(async () => {
       const query = new URLSearchParams({ wait: String(Boolean(opts.wait)) });
       const token = (node.driver_internal_info ?? {}).agent_secret_token;

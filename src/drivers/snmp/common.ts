@@ -3,6 +3,7 @@
  * and validated with Ironic's messages and order, the client timed by [snmp]udp_transport_*, and
  * protocol failures turned into SNMPFailure.
  */
+import { timeBmc } from '../../metrics/prometheus';
 import { InvalidParameterValue, MissingParameterValue, SNMPFailure } from '../../common/errors';
 import { log } from '../../common/log';
 import { pyInt } from '../../common/python/int';
@@ -222,7 +223,7 @@ export function createSnmpClient(conf: Config, info: SnmpDriverInfo): snmp.SnmpC
 /** SNMPClient.get/set error handling: protocol errors become SNMPFailure(operation, error). */
 export async function snmpCall<T>(operation: 'GET' | 'SET', work: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    return await timeBmc('snmp', work);
   } catch (err) {
     if (err instanceof snmp.SnmpError) throw new SNMPFailure({ operation, error: err.message });
     throw err;

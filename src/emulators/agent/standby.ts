@@ -5,6 +5,7 @@
  * (gzip+base64 ISO or URL) to a second file standing for the config-2 partition. The root
  * "partition uuid" is the ext filesystem UUID found in the written image.
  */
+import { splitUrlCredentials } from '../../common/url-credentials';
 import { createHash } from 'node:crypto';
 import { createWriteStream, promises as fsp } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
@@ -42,7 +43,8 @@ function checksumSpec(info: JsonObject): { algo: string; value: string } | null 
 }
 
 async function download(url: string, dest: string, hash: ReturnType<typeof createHash> | null): Promise<number> {
-  const res = await fetch(url).catch((err: Error) => {
+  const plain = splitUrlCredentials(url);
+  const res = await fetch(plain.href, { headers: plain.headers }).catch((err: Error) => {
     throw new AgentCommandError('ImageDownloadError', 'Error downloading image', `Download of image ${url} failed: ${err.message}`);
   });
   if (!res.ok || !res.body) {

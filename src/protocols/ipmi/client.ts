@@ -2,6 +2,7 @@
  * IpmiClient: the native IPMI-over-LAN implementation of IpmiPowerClient. Sessions come from a
  * SessionPool (shared, reused, kept alive) unless `pool: null` asks for a private session.
  */
+import { timeBmc } from '../../metrics/prometheus';
 import { createHash } from 'node:crypto';
 import { bridgedPlan } from './bridging';
 import * as chassis from './chassis';
@@ -117,7 +118,7 @@ export class IpmiClient implements IpmiPowerClient {
 
   private async send(session: IpmiSessionBase, req: IpmiRequest, what: string): Promise<IpmiResponse> {
     const bridging = this.options.bridging;
-    return session.request(bridging ? bridgedPlan(bridging, req) : req, what);
+    return timeBmc('ipmi', () => session.request(bridging ? bridgedPlan(bridging, req) : req, what));
   }
 
   /** Like request() but a non-zero completion code becomes an IpmiCompletionCodeError. */

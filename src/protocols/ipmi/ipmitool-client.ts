@@ -3,6 +3,7 @@
  * as Python Ironic does. The password goes through a 0600 file (never argv) removed afterwards;
  * every run is bounded by a timeout that kills the process.
  */
+import { timeBmc } from '../../metrics/prometheus';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -68,7 +69,7 @@ export class IpmitoolClient implements IpmiPowerClient {
     const pwFile = join(dir, 'pw');
     try {
       await writeFile(pwFile, this.options.password ?? '', { mode: 0o600 });
-      const result = await this.spawnBounded([...this.baseArgs(pwFile), ...command], what);
+      const result = await timeBmc('ipmitool', () => this.spawnBounded([...this.baseArgs(pwFile), ...command], what));
       return result.stdout;
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // One HTTP exchange with hard bounds: a single deadline for connect+headers+body, and a byte cap on
 // the body, so a slow, hostile or broken BMC yields a typed error instead of a hang or memory blow-up.
 
+import { timeBmc } from '../../metrics/prometheus';
 import http, { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import {
@@ -33,7 +34,12 @@ const TLS_CODES = new Set([
   'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_SIGNATURE_FAILURE', 'EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
+/** One HTTP round trip to the BMC, timed for the BMC round-trip figures. */
 export function exchange(spec: HttpExchange): Promise<HttpReply> {
+  return timeBmc('redfish', () => exchangeOnce(spec));
+}
+
+function exchangeOnce(spec: HttpExchange): Promise<HttpReply> {
   const href = spec.url.href;
   return new Promise((resolve, reject) => {
     let settled = false;

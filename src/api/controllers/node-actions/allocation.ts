@@ -2,6 +2,8 @@
  * /v1/nodes/{ident}/allocation (NodeAllocationController, 1.52): the node's allocation, and its
  * removal through the same backend DELETE /v1/allocations/{id} uses.
  */
+import { notifyApiChange } from '../../../notifications/events';
+import { apiNotifyContext } from '../../notify-context';
 import type Router from '@koa/router';
 import { AllocationNotFound } from '../../../common/errors';
 import type { AllocationRecord } from '../../../db/models';
@@ -41,8 +43,9 @@ async function deleteAllocation(ctx: Ctx): Promise<void> {
   gate(ctx);
   // Ironic's handler takes no argument and fails on any with a TypeError (500); here they are unexpected.
   readQuery(ctx, []);
-  const { allocation } = await allocationOf(ctx);
-  await ctx.state.deps.conductor.destroyAllocation(allocation.uuid);
+  const { node, allocation } = await allocationOf(ctx);
+  await notifyApiChange(apiNotifyContext(ctx), 'allocation', 'delete', allocation,
+    () => ctx.state.deps.conductor.destroyAllocation(allocation.uuid), { node_uuid: node.uuid });
   ctx.status = 204;
 }
 

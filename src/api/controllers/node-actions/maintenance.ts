@@ -2,6 +2,9 @@
  * /v1/nodes/{ident}/maintenance (NodeMaintenanceController) and /v1/nodes/{ident}/validate: both
  * go to the conductor (update_node with the maintenance fields; validate_driver_interfaces).
  */
+import { notifyApiChange } from '../../../notifications/events';
+import { apiNotifyContext } from '../../notify-context';
+import * as nodesRepo from '../../../db/repositories/nodes';
 import type Router from '@koa/router';
 import { NotAcceptable } from '../../../common/errors';
 import { isUuidLike } from '../../ident';
@@ -18,7 +21,12 @@ type Ctx = ApiContext & { params: Record<string, string> };
 async function setMaintenance(ctx: Ctx, on: boolean, reason: string | null): Promise<void> {
   const node = await getNodeByIdent(ctx, ctx.params.node_ident);
   await conductorTopic(ctx, { ...node }, true);
-  await ctx.state.deps.conductor.updateNode(node.uuid, { maintenance: on, maintenance_reason: reason });
+  // _set_maintenance: the notifications describe the node with the maintenance fields as requested.
+  const changed = { ...node, maintenance: on, maintenance_reason: reason };
+  await notifyApiChange(apiNotifyContext(ctx), 'node', 'maintenance_set', changed, async () => {
+    await ctx.state.deps.conductor.updateNode(node.uuid, { maintenance: on, maintenance_reason: reason });
+    return { ...await nodesRepo.get(ctx.state.deps.db, node.uuid) };
+  });
   accepted(ctx);
 }
 

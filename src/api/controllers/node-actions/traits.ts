@@ -2,6 +2,11 @@
  * /v1/nodes/{ident}/traits (NodeTraitsController, 1.37): list, replace all, add one, remove one or
  * all. Trait names are checked against Ironic's TRAITS_SCHEMA (CUSTOM_* or an os-traits name).
  */
+import { notifyApiChange } from '../../../notifications/events';
+import { apiNotifyContext } from '../../notify-context';
+import { chassisUuidOf } from '../node-patch';
+import { traitsByNode } from '../../../db/repositories/node-relations';
+import type { NodeRecord } from '../../../db/models';
 import type Router from '@koa/router';
 import { Invalid, NodeTraitNotFound, NotAcceptable, NotFound } from '../../../common/errors';
 import * as traitsRepo from '../../../db/repositories/node-traits';
@@ -55,7 +60,10 @@ async function putTraits(ctx: Ctx, trait: string | null): Promise<void> {
   if (trait && bodyPresent(ctx)) throw new Invalid('No body should be provided when adding a trait');
   await conductorTopic(ctx, node);
   const replace = !trait;
-  await ctx.state.deps.conductor.addNodeTraits(node.uuid, trait ? [trait] : listed as string[], replace);
+  const current = await currentTraits(ctx, node.id);
+  const wanted = trait ? [...current, trait] : listed as string[];
+  await notifyTraitChange(ctx, node, wanted,
+    () => ctx.state.deps.conductor.addNodeTraits(node.uuid, trait ? [trait] : listed as string[], replace));
   if (trait) nodeLocation(ctx, ident, `traits/${trait}`);
   ctx.status = 204;
 }
@@ -69,13 +77,25 @@ async function deleteTraits(ctx: Ctx, fromPath: string | null): Promise<void> {
   if (fromPath !== null) readArgs(ctx, []);
   const node = await getNodeByIdent(ctx, ident);
   await conductorTopic(ctx, node);
+  const current = await currentTraits(ctx, node.id);
   try {
-    await ctx.state.deps.conductor.removeNodeTraits(node.uuid, trait ? [trait] : null);
+    await notifyTraitChange(ctx, node, trait ? current.filter((t) => t !== trait) : [],
+      () => ctx.state.deps.conductor.removeNodeTraits(node.uuid, trait ? [trait] : null));
   } catch (err) {
     if (err instanceof NodeTraitNotFound) throw new NodeTraitNotFound({ node_id: node.uuid, trait });
     throw err;
   }
   ctx.status = 204;
+}
+
+async function currentTraits(ctx: ApiContext, nodeId: number): Promise<string[]> {
+  return (await traitsByNode(ctx.state.deps.db.knex, [nodeId])).get(nodeId) ?? [];
+}
+
+/** Ironic's trait controllers notify a node `update`, describing the node with its traits as they will be. */
+async function notifyTraitChange(ctx: ApiContext, node: NodeRecord, traits: string[], change: () => Promise<void>): Promise<void> {
+  const source = { ...node, traits: [...new Set(traits)].sort() };
+  await notifyApiChange(apiNotifyContext(ctx), 'node', 'update', source, change, { chassis_uuid: await chassisUuidOf(ctx, node.chassis_id) });
 }
 
 export function addTraitRoutes(router: Router<ApiState>): void {
