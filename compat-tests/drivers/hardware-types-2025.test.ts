@@ -1,5 +1,6 @@
 /**
- * Every hardware type ironic-ts ships, with every implementation it ships enabled, described by
+ * Every hardware type ironic-ts shares with Ironic 29.0.5, with every shared implementation enabled
+ * (the ssh hardware type and the iscsi deploy are ironic-ts's own and not enabled here), described by
  * `GET /v1/drivers?detail=True` and `GET /v1/drivers/{name}` exactly as Ironic 29.0.5 describes them:
  * the same enabled interfaces per type, in the same order, with the same defaults. The two servers get
  * the same options (the reference through oslo.config's environment source).

@@ -64,10 +64,13 @@ export interface BootNode {
   ip_addresses?: string[];
   /** 'deploy' (default) or 'rescue': which kernel/ramdisk labels are used. */
   mode?: 'deploy' | 'rescue';
+  /** Deployed by the iscsi deploy: the design's config, entries `deploy` and `boot`. */
+  iscsi?: boolean;
 }
 
 export const DEFAULTS = {
   pxe_config_template: 'pxe_config.template',
+  iscsi_pxe_config_template: 'pxe_config_iscsi.template',
   uefi_pxe_config_template: 'pxe_grub_config.template',
   ipxe_config_template: 'ipxe_config.template',
   ipxe_boot_script: 'boot.ipxe',

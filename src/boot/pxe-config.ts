@@ -28,7 +28,8 @@ interface PxeTemplateOptions {
   ramdisk_opts?: string;
 }
 
-export type BootTarget = 'boot_partition' | 'boot_whole_disk' | 'boot_ramdisk';
+/** The entries a config switches to; `boot` is the iscsi deploy's instance entry (boot_partition elsewhere). */
+export type BootTarget = 'boot_partition' | 'boot_whole_disk' | 'boot_ramdisk' | 'boot';
 
 function usesGrub(node: BootNode): boolean {
   return node.boot_mode === 'uefi' && !node.ipxe_enabled;
@@ -59,6 +60,7 @@ export function buildPxeOptions(node: BootNode, conf: PxeConf): PxeTemplateOptio
 function templateFor(node: BootNode, conf: PxeConf): string {
   if (node.ipxe_enabled) return conf.ipxe_config_template ?? DEFAULTS.ipxe_config_template;
   if (node.boot_mode === 'uefi') return conf.uefi_pxe_config_template ?? DEFAULTS.uefi_pxe_config_template;
+  if (node.iscsi) return DEFAULTS.iscsi_pxe_config_template;
   return conf.pxe_config_template ?? DEFAULTS.pxe_config_template;
 }
 

@@ -181,9 +181,15 @@ export function maskUrlsDeep(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [maskUrlCredentials(key), maskUrlsDeep(v)]));
 }
 
-/** A free-text message (fault, RPC error, log line): oslo's patterns, then URL userinfo. */
+/**
+ * Kernel command line arguments that carry secrets oslo's patterns miss: the iscsi deploy's one-time
+ * key, which the deploy ramdisk's PXE config holds and its debug log line would repeat.
+ */
+const SECRET_KERNEL_ARGS = /\b(deployment_key=)[^\s'"]+/g;
+
+/** A free-text message (fault, RPC error, log line): oslo's patterns, kernel arguments, then URL userinfo. */
 export function maskMessage(message: string): string {
-  return maskUrlCredentials(maskPassword(message));
+  return maskUrlCredentials(maskPassword(message).replace(SECRET_KERNEL_ARGS, `$1${SECRET}`));
 }
 
 /**

@@ -65,3 +65,8 @@ export async function processHeartbeat(tasks: TaskManager, task: Task, callbackU
   if (!outcome) return;
   await actOnHeartbeat(task, outcome, continueNodeDeploy);
 }
+
+/** A ramdisk without an agent called back (the iscsi deploy): resume the deploy steps as a heartbeat would. */
+export async function resumeDeployAfterCallback(task: Task): Promise<void> {
+  await actOnHeartbeat(task, { action: 'continue-deploy' }, continueNodeDeploy);
+}

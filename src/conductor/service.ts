@@ -14,6 +14,7 @@ import { log } from '../common/log';
 import type { ConductorApi } from '../rpc/conductor-api';
 import { DriverFactory } from '../drivers/driver-factory';
 import { startBootServers, type BootServers } from './boot-servers';
+import { startIscsiCallbackListener } from './iscsi-callback';
 import type { ConductorContext } from './context';
 import { ConductorManager } from './manager';
 import { queryFirmwareUpdateFailed, queryFirmwareUpdateStatus } from './periodic/firmware-updates';
@@ -88,6 +89,7 @@ export async function startConductorService(opts: { conf: Config; db: Database }
   const rings = new RingManager(conf, db);
   const manager = new ConductorManager(ctx, rings);
   const powerSync = new PowerSync(manager, rings);
+  const iscsiListener = await startIscsiCallbackListener(conf, manager.tasks);
   await failTransientStates(manager, rings);
 
   const heartbeat = conductorsHeartbeat(db) ? setInterval(() => {
@@ -113,6 +115,7 @@ export async function startConductorService(opts: { conf: Config; db: Database }
       await ctx.pool.drain();
       await unregisterConductor(db, host);
       await bootServers.stop();
+      await iscsiListener?.close();
       await releaseAllFor(db, host);
       log.info(`Conductor ${host} stopped`);
     },

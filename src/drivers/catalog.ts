@@ -24,6 +24,7 @@ import { createNoConsole } from './console/no-console';
 import { createFakeDeploy } from './deploy/fake';
 import { createDirectDeploy } from './deploy/direct';
 import { createRamdiskDeploy } from './deploy/ramdisk';
+import { createIscsiDeploy } from './deploy/iscsi';
 import { createFakeFirmware } from './firmware/fake';
 import { createNoFirmware } from './firmware/no-firmware';
 import { createRedfishFirmware } from './redfish/firmware';
@@ -62,7 +63,7 @@ const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   boot: new Map([['fake', createFakeBoot], ['redfish-virtual-media', createRedfishVirtualMediaBoot],
     ['pxe', createPxeBoot], ['ipxe', createIpxeBoot], ['http', createHttpBoot], ['http-ipxe', createHttpIpxeBoot]]),
   console: new Map([['fake', createFakeConsole], ['no-console', createNoConsole]]),
-  deploy: new Map([['fake', createFakeDeploy], ['direct', createDirectDeploy], ['ramdisk', createRamdiskDeploy]]),
+  deploy: new Map([['fake', createFakeDeploy], ['direct', createDirectDeploy], ['ramdisk', createRamdiskDeploy], ['iscsi', createIscsiDeploy]]),
   firmware: new Map([['fake', createFakeFirmware], ['no-firmware', createNoFirmware], ['redfish', createRedfishFirmware]]),
   inspect: new Map([
     ['agent', createAgentInspect], ['fake', createFakeInspect], ['no-inspect', createNoInspect], ['redfish', createRedfishInspect],

@@ -57,6 +57,21 @@ export const EXTRA_OPTIONS = {
     // ironic-ts extra: dnsmasq's pid file, so deletions are picked up at once (SIGHUP).
     pid_file: { type: 'string' },
   },
+  iscsi: {
+    // The iscsi deploy interface (src/drivers/deploy/iscsi.ts), which Ironic dropped in Xena. Its
+    // portal_port, with Ironic's name and default, is the port of the ramdisk's target.
+    portal_port: { type: 'port', default: 3260 },
+    // Where the conductor listens for the deploy ramdisk's "ready" POST (the design's deploy helper),
+    // and the port of the ramdisk it tells "done" once the disk is written.
+    deploy_helper_host: { type: 'string', default: '0.0.0.0' },
+    deploy_helper_port: { type: 'port', default: 10000 },
+    ramdisk_port: { type: 'port', default: 10000 },
+    // Seconds one write to the target may take before the deploy fails (a target that stops answering).
+    write_timeout: { type: 'int', default: 1800, min: 1 },
+    // The disks the ramdisk may export, first found wins (the kernel line's disk=; Ironic's old
+    // [pxe]disk_devices and its default).
+    disk_devices: { type: 'string', default: 'cciss/c0d0,sda,hda,vda' },
+  },
   ssh: {
     // The ssh power and management interfaces (src/drivers/ssh/), which Ironic dropped in Pike:
     // its [ssh] options with their names and defaults.

@@ -109,6 +109,38 @@ function cacheFailure(err: unknown, source: string): Error {
 }
 
 /**
+ * The node's copy of its instance image on the conductor ([pxe]images_path/<node>/disk): fetched
+ * through the master cache with instance_info's checksums, raw when `forceRaw`, with `inject`'s
+ * extra_data written in; its path.
+ */
+export async function cacheNodeImage(task: DriverTask, info: JsonObject, inject: ExtraData | null, forceRaw: boolean)
+  : Promise<string> {
+  const conf = task.ctx.conf;
+  const source = String(info.image_source);
+  const req: ImageRequest = {
+    image_source: source,
+    force_raw: forceRaw,
+    ...(typeof info.image_checksum === 'string' ? { image_checksum: info.image_checksum } : {}),
+    ...(typeof info.image_os_hash_algo === 'string' ? { image_os_hash_algo: info.image_os_hash_algo } : {}),
+    ...(typeof info.image_os_hash_value === 'string' ? { image_os_hash_value: info.image_os_hash_value } : {}),
+  };
+  const dest = nodeImagePath(conf, task.node.uuid);
+  await fsp.mkdir(nodeImageDir(conf, task.node.uuid), { recursive: true });
+  const progress = new DownloadProgressRecorder(task, source);
+  req.onProgress = progress.onProgress;
+  let ok = false;
+  try {
+    await placeNodeImage(task, req, inject, dest);
+    ok = true;
+  } catch (err) {
+    throw cacheFailure(err, source);
+  } finally {
+    await progress.finish(ok);
+  }
+  return dest;
+}
+
+/**
  * build_instance_info_for_deploy for the direct deploy: fills image_url, image_disk_format,
  * image_checksum/image_os_hash_* (recomputed when the bytes changed) and image_type.
  */
@@ -131,27 +163,8 @@ export async function buildInstanceInfoForDeploy(task: DriverTask, inject: Extra
       "missing. Missing are: ['[deploy]http_url', '[deploy]http_root']");
   }
   const streamRaw = conf.bool('DEFAULT', 'force_raw_images') && conf.bool('agent', 'stream_raw_images');
-  const req: ImageRequest = {
-    image_source: source,
-    // Injection works on a raw filesystem, whatever the raw-streaming settings say.
-    force_raw: streamRaw || inject !== null,
-    ...(typeof info.image_checksum === 'string' ? { image_checksum: info.image_checksum } : {}),
-    ...(typeof info.image_os_hash_algo === 'string' ? { image_os_hash_algo: info.image_os_hash_algo } : {}),
-    ...(typeof info.image_os_hash_value === 'string' ? { image_os_hash_value: info.image_os_hash_value } : {}),
-  };
-  const dest = nodeImagePath(conf, node.uuid);
-  await fsp.mkdir(nodeImageDir(conf, node.uuid), { recursive: true });
-  const progress = new DownloadProgressRecorder(task, source);
-  req.onProgress = progress.onProgress;
-  let ok = false;
-  try {
-    await placeNodeImage(task, req, inject, dest);
-    ok = true;
-  } catch (err) {
-    throw cacheFailure(err, source);
-  } finally {
-    await progress.finish(ok);
-  }
+  // Injection works on a raw filesystem, whatever the raw-streaming settings say.
+  const dest = await cacheNodeImage(task, info, inject, streamRaw || inject !== null);
   info.image_disk_format = await detectImageFormat(dest);
   // The agent checks what it downloads: the digest of the bytes served, which conversion or
   // injection may have changed (sha256 unless a stronger algorithm was given).
@@ -176,4 +189,15 @@ export async function destroyHttpInstanceImages(conf: Config, uuid: string): Pro
   await removeHttpInstanceImage(conf, uuid);
   await fsp.rm(nodeImageDir(conf, uuid), { recursive: true, force: true });
   await instanceImageCache(conf).cleanUpExpired().catch(() => []);
+}
+
+/** Nova's meta_data carries the admin password for cloud-init/cloudbase-init; so does ours. */
+export function addAdminPassToConfigdrive(task: DriverTask, adminPass: string | undefined): void {
+  const ii = task.node.instance_info ?? {};
+  const cd = ii.configdrive;
+  if (adminPass === undefined || !cd || typeof cd !== 'object' || Array.isArray(cd)) return;
+  const dict = cd as JsonObject;
+  const meta = { ...((dict.meta_data ?? {}) as JsonObject) };
+  if (!Object.hasOwn(meta, 'admin_pass')) meta.admin_pass = adminPass;
+  task.node.instance_info = { ...ii, configdrive: { ...dict, meta_data: meta } };
 }

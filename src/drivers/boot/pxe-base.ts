@@ -112,7 +112,8 @@ async function exists(file: string): Promise<boolean> {
 async function prepareNetbootInstance(task: DriverTask, flavor: BootFlavor, target: BootTarget): Promise<boolean> {
   const conf = pxeConfFor(task.ctx.conf, flavor);
   const rootUuid = (task.node.driver_internal_info ?? {}).root_uuid_or_disk_id;
-  if (target === 'boot_partition' && typeof rootUuid !== 'string') {
+  const needsRoot = target === 'boot_partition' || target === 'boot';
+  if (needsRoot && typeof rootUuid !== 'string') {
     log.warning(`The UUID for the root partition can't be found, unable to switch the pxe config from deployment mode ` +
       `to service (boot) mode for node ${task.node.uuid}`);
     return false;
@@ -122,8 +123,14 @@ async function prepareNetbootInstance(task: DriverTask, flavor: BootFlavor, targ
   if (flavor.ipxe) await createIpxeBootScript(conf);
   await updateDhcp(task, flavor);
   if (!(await exists(configFilePath(conf, node)))) await createPxeConfig(node, conf);
-  await switchPxeConfig(node, conf, target === 'boot_partition' ? { target, rootUuid: rootUuid as string } : { target });
+  await switchPxeConfig(node, conf, needsRoot ? { target, rootUuid: rootUuid as string } : { target });
   return true;
+}
+
+/** The entry a network-booted instance starts from: the iscsi deploy's config names it `boot`. */
+function netbootTarget(task: DriverTask, option: string): BootTarget {
+  if (option === 'ramdisk') return 'boot_ramdisk';
+  return task.node.deploy_interface === 'iscsi' ? 'boot' : 'boot_partition';
 }
 
 async function prepareInstance(task: DriverTask, flavor: BootFlavor): Promise<void> {
@@ -133,7 +140,7 @@ async function prepareInstance(task: DriverTask, flavor: BootFlavor): Promise<vo
     await cleanUpPxeConfig(bootNodeFor(task, flavor, pxeConfFor(task.ctx.conf, flavor), { mode: 'deploy' }), pxeConfFor(task.ctx.conf, flavor));
     device = 'disk';
   } else {
-    const switched = await prepareNetbootInstance(task, flavor, option === 'ramdisk' ? 'boot_ramdisk' : 'boot_partition');
+    const switched = await prepareNetbootInstance(task, flavor, netbootTarget(task, option));
     device = switched ? 'pxe' : null;
   }
   // Takeover of an active node must not touch its boot device.

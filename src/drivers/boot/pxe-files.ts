@@ -62,6 +62,7 @@ export function bootNodeFor(task: DriverTask, flavor: BootFlavor, conf: PxeConf,
   }
   if (typeof ii.ramdisk_kernel_arguments === 'string') node.ramdisk_kernel_arguments = ii.ramdisk_kernel_arguments;
   if (files.appendParams !== undefined) node.kernel_append_params = files.appendParams;
+  if (task.node.deploy_interface === 'iscsi') node.iscsi = true;
   return node;
 }
 

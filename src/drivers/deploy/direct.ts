@@ -20,10 +20,11 @@ import { agentDeployCleanSteps, executeInbandCleanStep, isCachedCleanStep } from
 import { agentHeartbeat } from '../agent/heartbeat';
 import { prepareInbandCleaning, tearDownInbandCleaning } from '../agent/inband-cleaning';
 import {
-  buildInstanceInfoForDeploy, destroyHttpInstanceImages, imageDownloadSource, injectableExtraData, servedLocally,
+  addAdminPassToConfigdrive, buildInstanceInfoForDeploy, destroyHttpInstanceImages, imageDownloadSource, injectableExtraData, servedLocally,
 } from '../agent/instance-image';
 import { prepareInbandService, tearDownInbandService } from '../agent/inband-service';
 import { agentServiceSteps, executeInbandServiceStep, isAgentServiceStep } from '../agent/service-steps';
+import { switchToTenantNetwork } from './tenant-network';
 import { lookupTable } from '../../common/own-keys';
 
 const PROPERTIES: Record<string, string> = lookupTable({
@@ -77,17 +78,6 @@ function validateImageInfo(task: DriverTask): void {
   }
 }
 
-/** Nova's meta_data carries the admin password for cloud-init/cloudbase-init; so does ours. */
-function addAdminPassToConfigdrive(task: DriverTask, adminPass: string | undefined): void {
-  const ii = task.node.instance_info ?? {};
-  const cd = ii.configdrive;
-  if (adminPass === undefined || !cd || typeof cd !== 'object' || Array.isArray(cd)) return;
-  const dict = cd as JsonObject;
-  const meta = { ...((dict.meta_data ?? {}) as JsonObject) };
-  if (!('admin_pass' in meta)) meta.admin_pass = adminPass;
-  task.node.instance_info = { ...ii, configdrive: { ...dict, meta_data: meta } };
-}
-
 /** CustomAgentDeploy.prepare for a deploy: provisioning network, image, agent boot. */
 async function prepare(task: DriverTask): Promise<void> {
   const node = task.node;
@@ -127,16 +117,6 @@ async function deployStep(task: DriverTask): Promise<string | null> {
   task.node.driver_internal_info = info;
   await task.saveNode();
   return states.DEPLOYWAIT;
-}
-
-async function switchToTenantNetwork(task: DriverTask): Promise<void> {
-  try {
-    await task.driver.network.removeProvisioningNetwork(task);
-    await task.driver.network.configureTenantNetworks(task);
-  } catch (err) {
-    throw new InstanceDeployFailure(`Error changing node ${task.node.uuid} to tenant networks after deploy. ` +
-      `${(err as Error).name}: ${(err as Error).message}`);
-  }
 }
 
 async function bootInstance(task: DriverTask): Promise<void> {

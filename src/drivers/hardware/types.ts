@@ -20,7 +20,8 @@ export const GENERIC_SUPPORTED = {
   // http/http-ipxe (UEFI HTTP boot) last, so they never become a default by accident.
   boot: ['ipxe', 'pxe', 'http-ipxe', 'http'],
   console: ['no-console'],
-  deploy: ['direct', 'ansible', 'ramdisk', 'anaconda', 'bootc', 'custom-agent'],
+  // iscsi (an ironic-ts return of the design's deploy) last: never a default unless alone.
+  deploy: ['direct', 'ansible', 'ramdisk', 'anaconda', 'bootc', 'custom-agent', 'iscsi'],
   firmware: ['no-firmware'],
   // 2025.1's generic order: ironic-inspector, then Ironic's own in-band inspection.
   inspect: ['inspector', 'agent', 'no-inspect'],
