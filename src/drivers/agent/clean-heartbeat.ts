@@ -6,7 +6,7 @@
 import { log } from '../../common/log';
 import * as states from '../../common/states';
 import type { DriverTask, HeartbeatOutcome } from '../base';
-import { refreshCleanSteps } from './clean-steps';
+import { refreshAgentSteps } from './inband-steps';
 import type { AgentClient } from './client';
 import { processNextStep } from './next-step';
 
@@ -22,7 +22,7 @@ export async function heartbeatCleanWait(task: DriverTask, client: AgentClient):
       const kind = node.target_provision_state === states.MANAGEABLE ? 'manual' : 'automated';
       log.debug(`Node ${node.uuid} just booted to start ${kind} cleaning`);
       msg = 'Node failed to start the first cleaning step';
-      await refreshCleanSteps(task, client);
+      await refreshAgentSteps(task, client, 'clean');
       return { action: 'start-clean', errorPrefix: msg };
     }
     msg = 'Node failed to check cleaning progress';

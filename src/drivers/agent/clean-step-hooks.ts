@@ -8,7 +8,7 @@ import { pyRepr } from '../../common/python/repr';
 import * as states from '../../common/states';
 import type { DriverTask, HeartbeatOutcome, JsonObject } from '../base';
 import { agentBootOptions, manageAgentBoot } from './agent-options';
-import { refreshCleanSteps } from './clean-steps';
+import { refreshAgentSteps } from './inband-steps';
 import type { AgentClient } from './client';
 
 /** _post_step_reboot: the step asked for a reboot; the agent comes back and the next heartbeat goes on. */
@@ -35,7 +35,7 @@ export async function postCleanStepReboot(task: DriverTask): Promise<HeartbeatOu
 export async function cleanVersionMismatch(task: DriverTask, client: AgentClient): Promise<HeartbeatOutcome> {
   const node = task.node;
   try {
-    await refreshCleanSteps(task, client);
+    await refreshAgentSteps(task, client, 'clean');
   } catch (err) {
     return { action: 'fail-clean', message: `Could not continue cleaning on node ${node.uuid}: ${(err as Error).message}.` };
   }

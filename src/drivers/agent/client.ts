@@ -28,6 +28,9 @@ export interface AgentCommand {
 
 type AgentNode = Pick<NodeRecord, 'uuid' | 'driver_internal_info' | 'driver_info'>;
 
+/** The flows whose steps the agent runs in band, each through its own IPA extension. */
+export type InbandStepKind = 'clean' | 'service';
+
 interface CommandOptions {
   /** ?wait=true: the agent answers once the command finished. */
   wait?: boolean;
@@ -166,17 +169,6 @@ export class AgentClient {
     return retryConnection ? this.withConnectionRetries(get) : get();
   }
 
-  getServiceSteps(node: AgentNode, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
-    return this.command(node, 'service.get_service_steps', { node: nodeDict, ports: ports.map(portDict) }, { wait: true });
-  }
-
-  executeServiceStep(node: AgentNode, step: JsonObject, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
-    return this.command(node, 'service.execute_service_step', {
-      step, node: nodeDict, ports: ports.map(portDict),
-      service_version: (node.driver_internal_info ?? {}).hardware_manager_version ?? null,
-    });
-  }
-
   getDeploySteps(node: AgentNode & Pick<NodeRecord, 'uuid'>, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
     return this.command(node, 'deploy.get_deploy_steps', { node: nodeDict, ports: ports.map(portDict) }, { wait: true });
   }
@@ -188,14 +180,16 @@ export class AgentClient {
     });
   }
 
-  getCleanSteps(node: AgentNode, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
-    return this.command(node, 'clean.get_clean_steps', { node: nodeDict, ports: ports.map(portDict) }, { wait: true });
+  /** clean.get_clean_steps / service.get_service_steps: the agent's in-band steps of `kind`. */
+  getSteps(node: AgentNode, kind: InbandStepKind, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
+    return this.command(node, `${kind}.get_${kind}_steps`, { node: nodeDict, ports: ports.map(portDict) }, { wait: true });
   }
 
-  executeCleanStep(node: AgentNode, step: JsonObject, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
-    return this.command(node, 'clean.execute_clean_step', {
+  /** clean.execute_clean_step / service.execute_service_step, with the hardware manager version seen. */
+  executeStep(node: AgentNode, kind: InbandStepKind, step: JsonObject, nodeDict: JsonObject, ports: PortRecord[]): Promise<AgentCommand> {
+    return this.command(node, `${kind}.execute_${kind}_step`, {
       step, node: nodeDict, ports: ports.map(portDict),
-      clean_version: (node.driver_internal_info ?? {}).hardware_manager_version ?? null,
+      [`${kind}_version`]: (node.driver_internal_info ?? {}).hardware_manager_version ?? null,
     });
   }
 

@@ -7,7 +7,7 @@ import { log } from '../../common/log';
 import type { DriverTask, HeartbeatOutcome } from '../base';
 import type { AgentClient } from './client';
 import { processNextStep } from './next-step';
-import { refreshServiceSteps } from './service-steps';
+import { refreshAgentSteps } from './inband-steps';
 
 /** _heartbeat_service_wait. */
 export async function heartbeatServiceWait(task: DriverTask, client: AgentClient): Promise<HeartbeatOutcome> {
@@ -19,7 +19,7 @@ export async function heartbeatServiceWait(task: DriverTask, client: AgentClient
     if (!node.service_step || Object.keys(node.service_step).length === 0) {
       log.debug(`Node ${node.uuid} just booted to start service`);
       msg = 'Node failed to start the first service step';
-      await refreshServiceSteps(task, client);
+      await refreshAgentSteps(task, client, 'service');
       return { action: 'start-service', errorPrefix: msg };
     }
     msg = 'Node failed to check service progress';

@@ -8,7 +8,7 @@ import * as states from '../../common/states';
 import type { DriverTask, HeartbeatOutcome, JsonObject } from '../base';
 import { agentBootOptions, manageAgentBoot } from './agent-options';
 import type { AgentClient } from './client';
-import { refreshServiceSteps } from './service-steps';
+import { refreshAgentSteps } from './inband-steps';
 
 /** _post_step_reboot for servicing: back into the ramdisk; the agent's next heartbeat goes on. */
 export async function postServiceStepReboot(task: DriverTask): Promise<HeartbeatOutcome> {
@@ -30,6 +30,6 @@ export async function postServiceStepReboot(task: DriverTask): Promise<Heartbeat
 /** _process_version_mismatch for servicing: the agent changed; refresh its steps and go on. */
 export async function serviceVersionMismatch(task: DriverTask, client: AgentClient): Promise<HeartbeatOutcome> {
   log.info(`Node ${task.node.uuid} detected a service version mismatch. Refreshing the service steps.`);
-  await refreshServiceSteps(task, client);
+  await refreshAgentSteps(task, client, 'service');
   return { action: 'continue-service' };
 }

@@ -16,14 +16,15 @@ import { AgentClient } from '../agent/client';
 import { prepareInstanceBoot, tearDownAgent, updateImageType, writeImage } from '../agent/deploy-steps';
 import { ironicApiUrl } from '../agent/agent-options';
 import { isFastTrack } from '../agent/fast-track';
-import { agentDeployCleanSteps, executeInbandCleanStep, isCachedCleanStep } from '../agent/clean-steps';
+import { agentDeployCleanSteps, isCachedCleanStep } from '../agent/clean-steps';
+import { executeInbandStep } from '../agent/inband-steps';
 import { agentHeartbeat } from '../agent/heartbeat';
 import { prepareInbandCleaning, tearDownInbandCleaning } from '../agent/inband-cleaning';
 import {
   addAdminPassToConfigdrive, buildInstanceInfoForDeploy, destroyHttpInstanceImages, imageDownloadSource, injectableExtraData, servedLocally,
 } from '../agent/instance-image';
 import { prepareInbandService, tearDownInbandService } from '../agent/inband-service';
-import { agentServiceSteps, executeInbandServiceStep, isAgentServiceStep } from '../agent/service-steps';
+import { agentServiceSteps, isAgentServiceStep } from '../agent/service-steps';
 import { switchToTenantNetwork } from './tenant-network';
 import { lookupTable } from '../../common/own-keys';
 
@@ -144,8 +145,8 @@ const STEPS: readonly DeclaredStep[] = [
  * ramdisk, its service steps while the node is serviced, its clean steps otherwise.
  */
 const inbandStep: UndeclaredStep = (task, step) => {
-  if (isAgentServiceStep(task, step)) return async () => executeInbandServiceStep(task, clientFor(task));
-  return isCachedCleanStep(task, 'deploy', step) ? async () => executeInbandCleanStep(task, clientFor(task)) : null;
+  if (isAgentServiceStep(task, step)) return async () => executeInbandStep(task, clientFor(task), 'service');
+  return isCachedCleanStep(task, 'deploy', step) ? async () => executeInbandStep(task, clientFor(task), 'clean') : null;
 };
 
 export function createDirectDeploy(): DeployInterface {
