@@ -1,0 +1,123 @@
+// The fleet as the browser knows it: every node's summary, loaded page by page, kept current by
+// the event stream. Events are coalesced: they land in `pending` and are applied once per
+// animation frame, so a burst of thousands of changes costs one re-render per frame.
+import { pageThrough } from './api.js';
+
+export const LIST_FIELDS = [
+  'uuid', 'name', 'provision_state', 'target_provision_state', 'power_state', 'target_power_state',
+  'maintenance', 'maintenance_reason', 'last_error', 'driver', 'owner', 'lessee', 'conductor_group',
+  'resource_class', 'updated_at',
+];
+
+/** Counters the browser tests and the benchmark read (window.__dashboard). */
+export const stats = {
+  events: 0, batches: 0, appliedNodes: 0, listRenders: 0,
+  firstEventAt: 0, lastEventAt: 0, lastBatchAt: 0, firstPaintAt: 0, loadedAt: 0,
+  streamOpen: false,
+};
+globalThis.__dashboard = stats;
+
+const nodes = new Map();
+const pending = new Map();
+const listeners = new Set();
+const historyErrors = [];
+let version = 0;
+let frame = 0;
+let loading = null;
+let source = null;
+
+export const store = {
+  get version() { return version; },
+  get nodes() { return nodes; },
+  get loaded() { return stats.loadedAt > 0; },
+  /** History events of severity ERROR seen on the stream (for the fleet view). */
+  get historyErrors() { return historyErrors; },
+};
+
+export function subscribe(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+function notify() {
+  version++;
+  for (const fn of listeners) fn(version);
+}
+
+/** Loads the whole list once (first page small, for a quick first paint), then follows the stream. */
+export function ensureLoaded() {
+  if (loading) return loading;
+  connectStream();
+  loading = pageThrough('nodes', { fields: LIST_FIELDS.join(',') }, [200, 1000], (page) => {
+    for (const node of page) if (!pending.has(node.uuid)) nodes.set(node.uuid, node);
+    notify();
+  }).then(() => { stats.loadedAt = performance.now(); notify(); });
+  loading.catch(() => { loading = null; });
+  return loading;
+}
+
+function connectStream() {
+  if (source) return;
+  source = new EventSource('/dashboard/api/events/nodes');
+  source.addEventListener('open', () => { stats.streamOpen = true; });
+  source.addEventListener('error', () => { stats.streamOpen = false; });
+  source.addEventListener('node', (message) => receive(message.data));
+}
+
+/** Closes the stream and forgets the fleet (on log-out). */
+export function reset() {
+  source?.close();
+  source = null;
+  loading = null;
+  nodes.clear();
+  pending.clear();
+  historyErrors.length = 0;
+  stats.loadedAt = 0;
+  notify();
+}
+
+function receive(data) {
+  let event;
+  try {
+    event = JSON.parse(data);
+  } catch {
+    return;
+  }
+  const now = performance.now();
+  if (stats.events === 0) stats.firstEventAt = now;
+  stats.events++;
+  stats.lastEventAt = now;
+  if (!event || typeof event !== 'object' || !event.node || typeof event.node.uuid !== 'string') return;
+  if (event.type === 'history' && event.history && /error/i.test(String(event.history.severity))) {
+    historyErrors.push({ node: event.node, history: event.history });
+    if (historyErrors.length > 500) historyErrors.shift();
+  }
+  pending.set(event.node.uuid, event.type === 'deleted' ? null : event.node);
+  if (frame === 0) frame = requestAnimationFrame(applyPending);
+}
+
+function applyPending() {
+  frame = 0;
+  for (const [uuid, node] of pending) {
+    if (node === null) nodes.delete(uuid);
+    else nodes.set(uuid, { ...nodes.get(uuid), ...node });
+  }
+  stats.appliedNodes += pending.size;
+  stats.batches++;
+  stats.lastBatchAt = performance.now();
+  pending.clear();
+  notify();
+}
+
+/** Merges a node the app fetched itself (after an action) into the list. */
+export function mergeNode(node) {
+  if (!node?.uuid) return;
+  nodes.set(node.uuid, { ...nodes.get(node.uuid), ...pickList(node) });
+  notify();
+}
+
+function pickList(node) {
+  const out = {};
+  for (const f of LIST_FIELDS) if (Object.prototype.hasOwnProperty.call(node, f)) out[f] = node[f];
+  return out;
+}
