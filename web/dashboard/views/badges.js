@@ -22,7 +22,7 @@ const POWER_CLASS = new Map([['power on', 'ok'], ['power off', 'off'], ['error',
 
 export function PowerBadge({ power, target }) {
   return html`<span class=${`badge power ${POWER_CLASS.get(power) ?? 'muted'}`} data-power=${power ?? ''}>${
-    power ?? 'unknown'}${target ? html`<span class="target"> → ${target}</span>` : null}</span>`;
+    power ?? 'none'}${target ? html`<span class="target"> → ${target}</span>` : null}</span>`;
 }
 
 export function MaintenanceBadge({ on, reason }) {

@@ -7,6 +7,7 @@ import { StateBadge } from './badges.js';
 import { useStoreVersion } from './node-list.js';
 
 const HOUR_MS = 3600 * 1000;
+const MAX_HISTORY_FETCHES = 50;
 
 function countBy(nodes, key) {
   const counts = new Map();
@@ -35,6 +36,39 @@ function Conductors({ conductors, drivers }) {
       <td>${String(c.alive)}</td><td>${(c.drivers ?? drivers.filter((d) => d.hosts.includes(c.hostname)).map((d) => d.name)).join(', ')}</td></tr>`)}</tbody></table>`;
 }
 
+/** The nodes that look failed now (last_error, a failed state), at most 50, most recent stream first. */
+function failingNodes(nodes) {
+  return nodes.filter((n) => n.last_error || /fail|^error$/.test(n.provision_state ?? '')).slice(0, MAX_HISTORY_FETCHES);
+}
+
+/**
+ * Failures of the last hour: the history events of severity ERROR (GET /v1/nodes/{n}/history) of
+ * the nodes that show an error now, and those the event stream brought since the page opened.
+ */
+function useRecentFailures(nodes) {
+  const [fetched, setFetched] = useState([]);
+  const key = failingNodes(nodes).map((n) => `${n.uuid}:${n.last_error ?? ''}:${n.provision_state}`).join('|');
+  useEffect(() => {
+    let live = true;
+    const candidates = failingNodes(nodes);
+    Promise.all(candidates.map((n) => v1(`nodes/${encodeURIComponent(n.uuid)}/history`)
+      .then((r) => (r.history ?? []).map((h) => ({ node: n, history: h })), () => [])))
+      .then((lists) => live && setFetched(lists.flat()));
+    return () => { live = false; };
+  }, [key]);
+  const now = Date.now();
+  const seen = new Set();
+  return [...fetched, ...store.historyErrors]
+    .filter((e) => /error/i.test(e.history.severity ?? '') && recent(e.history.created_at, now))
+    .filter((e) => {
+      const id = `${e.node.uuid}|${e.history.uuid ?? e.history.created_at}`;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    })
+    .sort((a, b) => String(b.history.created_at).localeCompare(String(a.history.created_at)));
+}
+
 export function Fleet() {
   const version = useStoreVersion();
   const [conductors, setConductors] = useState(null);
@@ -46,9 +80,7 @@ export function Fleet() {
     v1('drivers').then((r) => setDrivers(r.drivers), () => {});
   }, []);
   const nodes = [...store.nodes.values()];
-  const now = Date.now();
-  const failures = nodes.filter((n) => (n.last_error || /fail|error/.test(n.provision_state ?? '')) && recent(n.updated_at, now));
-  const streamed = store.historyErrors.filter((e) => recent(e.history.created_at, now));
+  const failures = useRecentFailures(nodes);
   return html`<section class="fleet" data-version=${version}>
     ${error ? html`<p class="error">${error}</p>` : null}
     <div class="cards">
@@ -61,12 +93,11 @@ export function Fleet() {
     <h3>Hardware types</h3>
     <table class="grid"><thead><tr><th>Hardware type</th><th>Conductors</th></tr></thead>
       <tbody>${drivers.map((d) => html`<tr><td>${d.name}</td><td>${d.hosts.join(', ')}</td></tr>`)}</tbody></table>
-    <h3>Failures in the last hour (${failures.length + streamed.length})</h3>
-    <table class="grid failures"><thead><tr><th>Node</th><th>State</th><th>When</th><th>Error</th></tr></thead><tbody>
-      ${failures.map((n) => html`<tr><td><a href=${`#/nodes/${encodeURIComponent(n.uuid)}`}>${n.name ?? n.uuid}</a></td>
-        <td><${StateBadge} state=${n.provision_state} /></td><td>${n.updated_at}</td><td>${n.last_error ?? ''}</td></tr>`)}
-      ${streamed.map((e) => html`<tr><td><a href=${`#/nodes/${encodeURIComponent(e.node.uuid)}`}>${e.node.name ?? e.node.uuid}</a></td>
-        <td>history</td><td>${e.history.created_at}</td><td>${e.history.event}</td></tr>`)}
+    <h3>Failures in the last hour (<span class="failure-count">${failures.length}</span>)</h3>
+    <table class="grid failures"><thead><tr><th>Node</th><th>State now</th><th>When</th><th>Event</th></tr></thead><tbody>
+      ${failures.map((e) => html`<tr><td><a href=${`#/nodes/${encodeURIComponent(e.node.uuid)}`}>${e.node.name ?? e.node.uuid}</a></td>
+        <td><${StateBadge} state=${(store.nodes.get(e.node.uuid) ?? e.node).provision_state} /></td>
+        <td>${e.history.created_at}</td><td>${e.history.event}</td></tr>`)}
     </tbody></table>
   </section>`;
 }

@@ -3,14 +3,16 @@
 // their distance from `enroll`, the current state highlighted, and its transitions emphasised.
 import { html } from '../preact.js';
 
-const COL = 150;
+const COL = 170;
 const ROW = 46;
 const BOX_W = 118;
 const BOX_H = 28;
-const PAD = 16;
+const PAD = 24;
 
-/** Column = breadth-first distance from enroll; states not reached go in a last column. */
-function layout(machine) {
+const KIND_ORDER = ['stable', 'unstable', 'hold', 'failed'];
+
+/** Breadth-first distance of every state from `enroll` along the transitions. */
+function ranks(machine) {
   const out = new Map();
   for (const t of machine.transitions) {
     if (!out.has(t.from)) out.set(t.from, []);
@@ -24,27 +26,74 @@ function layout(machine) {
       if (!rank.has(next)) { rank.set(next, rank.get(state) + 1); queue.push(next); }
     }
   }
-  const maxRank = Math.max(0, ...rank.values());
-  const columns = [];
-  for (const s of machine.states) {
-    const r = rank.get(s.name) ?? maxRank + 1;
-    (columns[r] ??= []).push(s.name);
-  }
-  const pos = new Map();
-  columns.forEach((names, c) => names.forEach((name, i) => pos.set(name, { x: PAD + c * COL, y: PAD + i * ROW })));
-  const height = PAD * 2 + Math.max(...columns.map((c) => c?.length ?? 0)) * ROW;
-  return { pos, width: PAD * 2 + columns.length * COL, height };
+  return { rank, out };
 }
 
+/** The stable state a state works towards: its own target in the table, else the nearest stable one. */
+function homeOf(state, machine, kinds, out) {
+  if (kinds.get(state.name) === 'stable') return state.name;
+  if (state.target && kinds.get(state.target) === 'stable') return state.target;
+  const seen = new Set([state.name]);
+  const queue = [state.name];
+  while (queue.length) {
+    for (const next of out.get(queue.shift()) ?? []) {
+      if (kinds.get(next) === 'stable') return next;
+      if (!seen.has(next)) { seen.add(next); queue.push(next); }
+    }
+  }
+  return state.name;
+}
+
+/**
+ * One column per stable state (in order of distance from enroll); every other state stacked under
+ * the stable state it heads for: working states, then holds, then failures.
+ */
+function layout(machine) {
+  const { rank, out } = ranks(machine);
+  const kinds = new Map(machine.states.map((s) => [s.name, s.kind]));
+  const byRank = (a, b) => (rank.get(a) ?? 99) - (rank.get(b) ?? 99);
+  const columns = new Map();
+  for (const s of machine.states) {
+    const home = homeOf(s, machine, kinds, out);
+    if (!columns.has(home)) columns.set(home, []);
+    columns.get(home).push(s.name);
+  }
+  const order = [...columns.keys()].sort(byRank);
+  const pos = new Map();
+  order.forEach((home, c) => {
+    const names = columns.get(home).sort((a, b) => a === home ? -1 : b === home ? 1
+      : KIND_ORDER.indexOf(kinds.get(a)) - KIND_ORDER.indexOf(kinds.get(b)) || byRank(a, b));
+    names.forEach((name, i) => pos.set(name, { x: PAD + c * COL, y: PAD + i * ROW + (i > 0 ? ROW / 2 : 0) }));
+  });
+  const tallest = Math.max(...[...columns.values()].map((c) => c.length));
+  return { pos, width: PAD * 2 + order.length * COL - (COL - BOX_W), height: PAD * 2 + tallest * ROW + ROW / 2 };
+}
+
+/** Edges within a column swing out to the side, further the longer they are, so they clear the boxes between. */
+function bendOf(a, b, hot) {
+  if (a.x === b.x) return (b.y > a.y ? 1 : -1) * (BOX_W / 2 + Math.abs(b.y - a.y) * 0.15);
+  return hot ? 24 : 14;
+}
+
+/** Where the segment from a box's centre towards (x, y) leaves the box. */
+function boxEdge(cx, cy, x, y) {
+  const dx = x - cx, dy = y - cy;
+  const scale = Math.min(dx ? (BOX_W / 2) / Math.abs(dx) : Infinity, dy ? (BOX_H / 2) / Math.abs(dy) : Infinity);
+  return [cx + dx * Math.min(scale, 1), cy + dy * Math.min(scale, 1)];
+}
+
+/** A quadratic curve from box to box, bent sideways so an edge and its reverse are drawn apart. */
 function edgePath(a, b, bend) {
-  const x1 = a.x + BOX_W / 2, y1 = a.y + BOX_H / 2, x2 = b.x + BOX_W / 2, y2 = b.y + BOX_H / 2;
-  const dx = x2 - x1, dy = y2 - y1;
+  const ax = a.x + BOX_W / 2, ay = a.y + BOX_H / 2, bx = b.x + BOX_W / 2, by = b.y + BOX_H / 2;
+  const dx = bx - ax, dy = by - ay;
   const len = Math.hypot(dx, dy) || 1;
-  // Stop at the target box's edge, and bend sideways so the reverse edge is drawn apart.
-  const shrink = Math.min(0.45, (BOX_W / 2) / len);
-  const ex = x2 - dx * shrink, ey = y2 - dy * shrink;
-  const cx = (x1 + ex) / 2 - (dy / len) * bend, cy = (y1 + ey) / 2 + (dx / len) * bend;
-  return `M${x1},${y1} Q${cx},${cy} ${ex},${ey}`;
+  const cx = (ax + bx) / 2 - (dy / len) * bend, cy = (ay + by) / 2 + (dx / len) * bend;
+  const [x1, y1] = boxEdge(ax, ay, cx, cy);
+  const [x2, y2] = boxEdge(bx, by, cx, cy);
+  return {
+    d: `M${x1.toFixed(1)},${y1.toFixed(1)} Q${cx.toFixed(1)},${cy.toFixed(1)} ${x2.toFixed(1)},${y2.toFixed(1)}`,
+    mid: [(x1 + 2 * cx + x2) / 4, (y1 + 2 * cy + y2) / 4],
+  };
 }
 
 export function StateMachine({ machine, current, target }) {
@@ -64,8 +113,10 @@ export function StateMachine({ machine, current, target }) {
       const a = pos.get(t.from), b = pos.get(t.to);
       if (!a || !b || t.from === t.to) return null;
       const hot = t.from === current;
-      return html`<path class=${hot ? 'edge hot' : 'edge'} d=${edgePath(a, b, hot ? 24 : 14)}
-        marker-end=${hot ? 'url(#arrow-hot)' : 'url(#arrow)'}><title>${`${t.from} —${t.event}→ ${t.to}`}</title></path>`;
+      const { d, mid } = edgePath(a, b, bendOf(a, b, hot));
+      return html`<path class=${hot ? 'edge hot' : 'edge'} d=${d} marker-end=${hot ? 'url(#arrow-hot)' : 'url(#arrow)'}>
+        <title>${`${t.from} —${t.event}→ ${t.to}`}</title></path>
+        ${hot ? html`<text class="edge-label" x=${mid[0]} y=${mid[1] - 3} text-anchor="middle">${t.event}</text>` : null}`;
     })}
     ${[...pos].map(([name, p]) => html`<g class=${`state ${kinds.get(name)}${name === current ? ' current' : ''}${
         name === target ? ' target' : ''}`} data-state=${name} transform=${`translate(${p.x},${p.y})`}>
