@@ -16,6 +16,12 @@ export const stats = {
   streamOpen: false,
 };
 globalThis.__dashboard = stats;
+/** How many nodes of the store have `field` equal to `value` (for the benchmark's settle check). */
+stats.count = (field, value) => {
+  let n = 0;
+  for (const node of nodes.values()) if (node[field] === value) n++;
+  return n;
+};
 
 const nodes = new Map();
 const pending = new Map();
