@@ -1,0 +1,103 @@
+/**
+ * Fans the change feed out to the open streams: one feed and one flush timer per API process,
+ * whatever the number of clients. The feed runs only while someone listens. Each event is
+ * serialized once per variant (as stored, or with node_sanitize's redactions) and shared.
+ */
+import type { Database } from '../db/connection';
+import { ChangeFeed } from './change-feed';
+import type { NodeEvent } from './node-events';
+import { log } from '../common/log';
+
+/** One open stream: it takes the events it wants and writes what it holds at each flush. */
+export interface Subscriber {
+  offer(event: SequencedEvent): void;
+  flush(): void;
+  heartbeat(): void;
+}
+
+export interface SequencedEvent extends NodeEvent {
+  readonly seq: number;
+}
+
+interface HubTiming {
+  pollMs: number;
+  flushMs: number;
+  slackMs: number;
+  resyncMs: number;
+  heartbeatMs: number;
+}
+
+export class EventHub {
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly feed: ChangeFeed;
+  private seq = 0;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private starting: Promise<void> | null = null;
+
+  constructor(db: Database, private readonly timing: HubTiming) {
+    this.feed = new ChangeFeed(db, timing, (events) => this.publish(events));
+  }
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  /** Adds a stream; resolves once the feed is reading (so no change after this is missed). */
+  async subscribe(subscriber: Subscriber): Promise<() => void> {
+    this.subscribers.add(subscriber);
+    if (!this.flushTimer) this.startTimers();
+    this.starting ??= this.feed.start();
+    try {
+      await this.starting;
+    } catch (err) {
+      this.starting = null;
+      this.unsubscribe(subscriber);
+      throw err;
+    }
+    return () => this.unsubscribe(subscriber);
+  }
+
+  close(): void {
+    this.subscribers.clear();
+    this.stopAll();
+  }
+
+  private unsubscribe(subscriber: Subscriber): void {
+    this.subscribers.delete(subscriber);
+    if (this.subscribers.size === 0) this.stopAll();
+  }
+
+  private stopAll(): void {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.flushTimer = this.heartbeatTimer = null;
+    this.feed.stop();
+    this.starting = null;
+  }
+
+  private startTimers(): void {
+    this.flushTimer = setInterval(() => this.each((s) => s.flush()), this.timing.flushMs);
+    this.heartbeatTimer = setInterval(() => this.each((s) => s.heartbeat()), this.timing.heartbeatMs);
+    this.flushTimer.unref();
+    this.heartbeatTimer.unref();
+  }
+
+  private publish(events: NodeEvent[]): void {
+    for (const event of events) {
+      const sequenced: SequencedEvent = { ...event, seq: ++this.seq };
+      this.each((s) => s.offer(sequenced));
+    }
+  }
+
+  /** A failing stream must not stop the others. */
+  private each(action: (s: Subscriber) => void): void {
+    for (const subscriber of [...this.subscribers]) {
+      try {
+        action(subscriber);
+      } catch (err) {
+        log.warning(`Dashboard event stream: ${(err as Error).message}`);
+      }
+    }
+  }
+}
