@@ -13,7 +13,7 @@ export const LIST_FIELDS = [
 export const stats = {
   events: 0, batches: 0, appliedNodes: 0, listRenders: 0,
   firstEventAt: 0, lastEventAt: 0, lastBatchAt: 0, firstPaintAt: 0, loadedAt: 0,
-  streamOpen: false,
+  streamOpen: false, reconnects: 0,
 };
 globalThis.__dashboard = stats;
 /** How many nodes of the store have `field` equal to `value` (for the benchmark's settle check). */
@@ -31,6 +31,8 @@ let version = 0;
 let frame = 0;
 let loading = null;
 let source = null;
+/** During a resync, the nodes the stream changed since it began. */
+let touchedSince = null;
 
 export const store = {
   get version() { return version; },
@@ -54,7 +56,7 @@ function notify() {
 export function ensureLoaded() {
   if (loading) return loading;
   connectStream();
-  loading = pageThrough('nodes', { fields: LIST_FIELDS.join(',') }, [200, 1000], (page) => {
+  loading = readList((page) => {
     for (const node of page) if (!pending.has(node.uuid)) nodes.set(node.uuid, node);
     notify();
   }).then(() => { stats.loadedAt = performance.now(); notify(); });
@@ -62,11 +64,35 @@ export function ensureLoaded() {
   return loading;
 }
 
+const readList = (onPage) => pageThrough('nodes', { fields: LIST_FIELDS.join(',') }, [200, 1000], onPage);
+
+/** Reads the whole list into a fresh copy and swaps it in (events arriving meanwhile still apply). */
+function resync() {
+  const fresh = new Map();
+  const touched = new Set();
+  touchedSince = touched;
+  readList((page) => { for (const node of page) fresh.set(node.uuid, node); }).then(() => {
+    // What the stream brought during the read is newer than the read.
+    for (const uuid of touched) {
+      if (nodes.has(uuid)) fresh.set(uuid, nodes.get(uuid));
+      else fresh.delete(uuid);
+    }
+    nodes.clear();
+    for (const [uuid, node] of fresh) nodes.set(uuid, node);
+    notify();
+  }, () => {}).finally(() => { if (touchedSince === touched) touchedSince = null; });
+}
+
 function connectStream() {
   if (source) return;
   source = new EventSource('/dashboard/api/events/nodes');
-  source.addEventListener('open', () => { stats.streamOpen = true; });
-  source.addEventListener('error', () => { stats.streamOpen = false; });
+  let gap = false;
+  source.addEventListener('open', () => {
+    stats.streamOpen = true;
+    // Events sent while the stream was down are lost: read the list again.
+    if (gap) { gap = false; stats.reconnects++; resync(); }
+  });
+  source.addEventListener('error', () => { stats.streamOpen = false; gap = true; });
   source.addEventListener('node', (message) => receive(message.data));
 }
 
@@ -105,6 +131,7 @@ function receive(data) {
 function applyPending() {
   frame = 0;
   for (const [uuid, node] of pending) {
+    touchedSince?.add(uuid);
     if (node === null) nodes.delete(uuid);
     else nodes.set(uuid, { ...nodes.get(uuid), ...node });
   }
