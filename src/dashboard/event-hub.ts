@@ -16,6 +16,8 @@ export interface Subscriber {
   heartbeat(): void;
   /** Whether enough was sent that the client could be over its bound (the stall check is then worth reading /proc). */
   couldBeStalled(): boolean;
+  /** Ends the stream (the server is shutting down). */
+  end(): void;
   /** Cuts the client off if its unacknowledged bytes (per connection, from the kernel) pass its bound. */
   checkStall(unacknowledged: Map<string, number>): void;
 }
@@ -68,9 +70,12 @@ export class EventHub {
     return () => this.unsubscribe(subscriber);
   }
 
+  /** Ends every stream, so the HTTP server can close. */
   close(): void {
+    const open = [...this.subscribers];
     this.subscribers.clear();
     this.stopAll();
+    for (const subscriber of open) subscriber.end();
   }
 
   private unsubscribe(subscriber: Subscriber): void {

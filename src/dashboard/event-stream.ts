@@ -88,6 +88,11 @@ class StreamClient implements Subscriber {
     this.write(': heartbeat\n\n');
   }
 
+  end(): void {
+    this.pending.clear();
+    if (!this.res.destroyed) this.res.end();
+  }
+
   couldBeStalled(): boolean {
     return !this.res.destroyed && this.res.socket !== null && this.res.socket.bytesWritten > this.bufferBytes;
   }

@@ -121,6 +121,23 @@ describe('embedded topology (API and conductor in one process)', () => {
   });
 });
 
+describe('shutdown', () => {
+  it('ends the open streams, so the API server closes at once', async () => {
+    const server = await startTestServer();
+    const stream = await openSse(`${server.url}/events/nodes`);
+    assert.equal(stream.status, 200);
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the server did not close with a stream open')), 5000);
+    });
+    try {
+      await Promise.race([Promise.all([server.stop(), stream.ended]), hung]);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+});
+
 describe('ironic-api and ironic-conductor in separate processes over RabbitMQ', () => {
   let cluster: Cluster;
 

@@ -14,6 +14,8 @@ export interface SseClient {
   events: StreamEvent[];
   /** Comment lines seen (heartbeats). */
   comments: string[];
+  /** Resolves when the server ends or drops the stream. */
+  ended: Promise<void>;
   /** Resolves with the first event (already received or to come) matching `match`. */
   waitFor(match: (e: StreamEvent) => boolean, timeoutMs?: number, what?: string): Promise<StreamEvent>;
   close(): void;
@@ -45,7 +47,9 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
         for (const wake of [...waiters]) wake();
       });
       res.on('error', () => undefined);
+      const ended = new Promise<void>((done) => res.once('close', () => done()));
       resolve({
+        ended,
         status: res.statusCode ?? 0,
         headers: res.headers,
         events,
