@@ -14,6 +14,7 @@ import { EVENT_TYPES, type NodeEventType, type NodeView } from './node-events';
 import { streamScope, type StreamScope } from './stream-scope';
 import type { StreamLimits } from './stream-limits';
 import { sendError } from './headers';
+import { connectionKey } from './tcp-send-queue';
 
 export interface StreamSettings {
   hub: EventHub;
@@ -87,15 +88,33 @@ class StreamClient implements Subscriber {
     this.write(': heartbeat\n\n');
   }
 
+  end(): void {
+    this.pending.clear();
+    if (!this.res.destroyed) this.res.end();
+  }
+
+  couldBeStalled(): boolean {
+    return !this.res.destroyed && this.res.socket !== null && this.res.socket.bytesWritten > this.bufferBytes;
+  }
+
+  checkStall(unacknowledged: Map<string, number>): void {
+    const socket = this.res.socket;
+    if (!socket || this.res.destroyed) return;
+    const key = connectionKey(socket.remoteAddress ?? '', socket.remotePort ?? 0, socket.localPort ?? 0);
+    const unread = (unacknowledged.get(key) ?? 0) + this.res.writableLength;
+    if (unread > this.bufferBytes) this.cutOff(unread);
+  }
+
   private write(text: string): void {
     if (this.res.destroyed) return;
     this.res.write(text);
-    if (this.res.writableLength > this.bufferBytes) {
-      log.warning(`Dashboard event stream to ${this.res.req.socket.remoteAddress ?? '?'} cut off: ` +
-        `${this.res.writableLength} bytes unread`);
-      this.pending.clear();
-      this.res.destroy();
-    }
+    if (this.res.writableLength > this.bufferBytes) this.cutOff(this.res.writableLength);
+  }
+
+  private cutOff(unread: number): void {
+    log.warning(`Dashboard event stream to ${this.res.req.socket.remoteAddress ?? '?'} cut off: ${unread} bytes unread`);
+    this.pending.clear();
+    this.res.destroy();
   }
 }
 

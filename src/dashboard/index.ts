@@ -98,8 +98,22 @@ class DashboardServer implements Dashboard {
 
   upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = pathOf(req);
+    this.sessionWithAuth(req).then(({ session, auth }) => this.console.upgrade(req, socket, head, path, session, auth), (err: unknown) => {
+      log.error(`Dashboard console handshake failed: ${(err as Error).message}`);
+      socket.destroy();
+    });
+  }
+
+  /** The request's session and its API context; no session when Keystone no longer accepts its token. */
+  private async sessionWithAuth(req: http.IncomingMessage): Promise<{ session: Session | null; auth: RequestAuth | undefined }> {
     const session = this.sessions.store.get(sessionCookie(req.headers.cookie));
-    this.console.upgrade(req, socket, head, path, session, session ? sessionRequestAuth(this.auth, this.deps.conf, session) : undefined);
+    if (!session) return { session: null, auth: undefined };
+    const auth = await sessionRequestAuth(this.auth, this.deps.conf, session);
+    if (auth === null) {
+      this.sessions.store.delete(session.id);
+      return { session: null, auth: undefined };
+    }
+    return { session, auth };
   }
 
   close(): void {
@@ -123,8 +137,8 @@ class DashboardServer implements Dashboard {
 
   private async session(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (req.method === 'POST') return login(req, res, this.sessions);
-    const session = this.currentSession(req, res);
-    if (!session) return;
+    const { session } = await this.sessionWithAuth(req);
+    if (!this.checkSession(req, res, session)) return;
     if (req.method === 'GET' || req.method === 'HEAD') return sendJson(res, 200, sessionBody(session));
     if (req.method === 'DELETE') return logout(res, this.sessions, session);
     sendError(res, 405, 'Method not allowed', { Allow: 'DELETE, GET, HEAD, POST' });
@@ -132,29 +146,27 @@ class DashboardServer implements Dashboard {
 
   /** /dashboard/api/...: a session, and its CSRF token on anything but GET and HEAD. */
   private async sessionApi(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
-    const session = this.currentSession(req, res);
-    if (!session) return;
-    const auth = sessionRequestAuth(this.auth, this.deps.conf, session);
+    const { session, auth } = await this.sessionWithAuth(req);
+    if (!this.checkSession(req, res, session)) return;
     if (path === `${API_PREFIX}/events/nodes`) return openEventStream(req, res, auth, userKey(session), this.stream);
     if (path !== `${API_PREFIX}/v1` && !path.startsWith(`${API_PREFIX}/v1/`)) return sendError(res, 404, 'Not found');
     this.proxy(req, res, auth);
   }
 
-  /** The live session of the request (with its CSRF token checked on unsafe methods), else answers 401/403. */
-  private currentSession(req: http.IncomingMessage, res: http.ServerResponse): Session | null {
-    const session = this.sessions.store.get(sessionCookie(req.headers.cookie));
+  /** A live session, with its CSRF token on unsafe methods; else answers 401 or 403 and returns false. */
+  private checkSession(req: http.IncomingMessage, res: http.ServerResponse, session: Session | null): session is Session {
     if (!session) {
       sendError(res, 401, 'Authentication required');
-      return null;
+      return false;
     }
     if (!SAFE_METHODS.has(req.method ?? '')) {
       const presented = req.headers['x-csrf-token'];
       if (typeof presented !== 'string' || !sameSecret(presented, session.csrfToken)) {
         sendError(res, 403, 'Missing or wrong X-CSRF-Token');
-        return null;
+        return false;
       }
     }
-    return session;
+    return true;
   }
 
   /**
@@ -165,10 +177,10 @@ class DashboardServer implements Dashboard {
     const app = new Koa<ApiState>();
     app.silent = true;
     app.use(async (ctx, next) => {
-      const session = this.sessions.store.get(sessionCookie(ctx.req.headers.cookie));
+      const { session, auth } = await this.sessionWithAuth(ctx.req);
       if (!session) return next();
       ctx.respond = false;
-      await openEventStream(ctx.req, ctx.res, sessionRequestAuth(this.auth, this.deps.conf, session), userKey(session), this.stream);
+      await openEventStream(ctx.req, ctx.res, auth, userKey(session), this.stream);
     });
     app.use(this.auth.middleware);
     app.use(async (ctx) => {

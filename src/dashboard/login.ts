@@ -29,7 +29,7 @@ export type Login = (credentials: Credentials, address: string) => Promise<NewSe
 export function loginFor(auth: ApiAuthentication): Login {
   switch (auth.strategy) {
     case 'noauth':
-      return (c) => Promise.resolve({ user: c.username, project: null, roles: ['admin'], identity: null });
+      return (c) => Promise.resolve({ user: c.username, project: null, roles: ['admin'], identity: null, token: null });
     case 'http_basic':
       return async (c, address) => {
         const header = `Basic ${Buffer.from(`${c.username}:${c.password}`, 'utf8').toString('base64')}`;
@@ -40,7 +40,7 @@ export function loginFor(auth: ApiAuthentication): Login {
           throw new LoginFailure(err.code === 429 ? 429 : 401, err.code === 429 ? err.message : 'Incorrect username or password',
             err.retryAfterSeconds);
         }
-        return { user: c.username, project: null, roles: [], identity: null };
+        return { user: c.username, project: null, roles: [], identity: null, token: null };
       };
     case 'keystone':
       return keystoneLogin(auth);
@@ -63,6 +63,6 @@ function keystoneLogin(auth: Extract<ApiAuthentication, { strategy: 'keystone' }
     const identity = token === null ? null : await auth.keystone.validate(token);
     if (!identity) throw new LoginFailure(401, 'Incorrect username, password or project');
     admission.refund();
-    return { user: identity.userName ?? c.username, project: identity.projectName, roles: identity.roles, identity };
+    return { user: identity.userName ?? c.username, project: identity.projectName, roles: identity.roles, identity, token };
   };
 }

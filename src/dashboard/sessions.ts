@@ -14,6 +14,8 @@ export interface Session {
   readonly roles: string[];
   /** The validated Keystone identity (keystone only); null under noauth and http_basic. */
   readonly identity: Identity | null;
+  /** The user's Keystone token (keystone only), validated again on use; never sent to the browser. */
+  readonly token: string | null;
   readonly expiresAt: number;
   lastSeen: number;
 }
@@ -24,7 +26,7 @@ interface SessionLimits {
   maxSessions: number;
 }
 
-export type NewSession = Pick<Session, 'user' | 'project' | 'roles' | 'identity'>;
+export type NewSession = Pick<Session, 'user' | 'project' | 'roles' | 'identity' | 'token'>;
 
 const COOKIE_NAME = 'ironic_ts_session';
 

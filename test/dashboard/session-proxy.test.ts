@@ -169,7 +169,7 @@ describe('session store', () => {
   it('expires sessions when idle and at their maximum age, and keeps at most maxSessions', () => {
     let now = 1_000_000;
     const store = new SessionStore({ idleMs: 1000, maxAgeMs: 5000, maxSessions: 3 }, () => now);
-    const values = { user: 'u', project: null, roles: [], identity: null };
+    const values = { user: 'u', project: null, roles: [], identity: null, token: null };
     const a = store.create(values);
     now += 999;
     assert.ok(store.get(a.id));
