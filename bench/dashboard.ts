@@ -30,7 +30,7 @@ function arg(name: string, fallback: number): number {
 
 interface PageStats {
   events: number; batches: number; appliedNodes: number; listRenders: number;
-  firstEventAt: number; lastBatchAt: number; firstPaintAt: number; loadedAt: number; streamOpen: boolean;
+  firstEventAt: number; lastBatchAt: number; firstPaintAt: number; loadedAt: number; streamOpen: boolean; reconnects: number;
 }
 
 const statsOf = (page: Page): Promise<PageStats> => page.evaluate(() => {
@@ -107,7 +107,8 @@ async function measureBurst(page: Page, label: string, trigger: () => Promise<vo
     `${(settled / 1000).toFixed(2)} s after the start`);
   console.log(`  events received ${events}, store batches ${batches} (${(events / Math.max(1, batches)).toFixed(1)} events ` +
     `per batch), list renders ${after.listRenders - before.listRenders}, DOM mutation callbacks ${probe.mutations} ` +
-    `(${probe.records} records), longest frame gap ${probe.maxFrameGap.toFixed(0)} ms`);
+    `(${probe.records} records), longest frame gap ${probe.maxFrameGap.toFixed(0)} ms, ` +
+    `stream reconnects ${after.reconnects - before.reconnects}`);
 }
 
 /** One statement: every listed node into maintenance, stamped now, as another writer of the database would. */
