@@ -1,7 +1,20 @@
 // The node's serial console: xterm.js over the WebSocket /dashboard/console/<uuid>, which relays
 // the raw bytes both ways. Offered when the node's console interface is not `no-console`.
 import { html, useEffect, useRef, useState } from '../preact.js';
-import { enc, v1Put } from '../api.js';
+import { enc, v1, v1Put } from '../api.js';
+
+const CONSOLE_WAIT_MS = 30000;
+
+/** Enabling or disabling a console is asynchronous (202): waits until the node says it is done. */
+async function settleConsole(id, enabled) {
+  const deadline = Date.now() + CONSOLE_WAIT_MS;
+  while (Date.now() < deadline) {
+    const state = await v1(`nodes/${id}/states/console`);
+    if (state.console_enabled === enabled) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`The console is still ${enabled ? 'disabled' : 'enabled'} after ${CONSOLE_WAIT_MS / 1000} s.`);
+}
 
 let xtermModules = null;
 const loadXterm = () => (xtermModules ??= Promise.all([
@@ -77,7 +90,7 @@ export function Console({ node, ask, refresh }) {
   const toggle = (enabled) => ask({
     title: enabled ? 'Enable console' : 'Disable console',
     message: `${enabled ? 'Enable' : 'Disable'} the serial console of node ${node.name ?? node.uuid}?`,
-    run: async () => { await v1Put(`nodes/${id}/states/console`, { enabled }); refresh(); },
+    run: async () => { await v1Put(`nodes/${id}/states/console`, { enabled }); await settleConsole(id, enabled); refresh(); },
   });
   if (!node.console_enabled) {
     return html`<p>Console disabled (${node.console_interface}).
