@@ -40,9 +40,10 @@ function Select({ label, name, value, options, onChange, any = 'any' }) {
 }
 
 function Filters({ filters, onChange, version }) {
-  const all = [...store.nodes.values()];
-  const states = useMemo(() => distinct(all.map((n) => n.provision_state)), [version]);
-  const drivers = useMemo(() => distinct(all.map((n) => n.driver)), [version]);
+  const [states, drivers] = useMemo(() => {
+    const all = [...store.nodes.values()];
+    return [distinct(all.map((n) => n.provision_state)), distinct(all.map((n) => n.driver))];
+  }, [version]);
   return html`<form class="filters" onSubmit=${(e) => e.preventDefault()}>
     <label>Search <input type="search" name="search" placeholder="name or UUID" value=${filters.search}
       onInput=${(e) => onChange('search', e.currentTarget.value)} /></label>
