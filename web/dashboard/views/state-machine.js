@@ -113,16 +113,20 @@ export function StateMachine({ machine, current, target }) {
       const a = pos.get(t.from), b = pos.get(t.to);
       if (!a || !b || t.from === t.to) return null;
       const hot = t.from === current;
-      const { d, mid } = edgePath(a, b, bendOf(a, b, hot));
-      return html`<path class=${hot ? 'edge hot' : 'edge'} d=${d} marker-end=${hot ? 'url(#arrow-hot)' : 'url(#arrow)'}>
-        <title>${`${t.from} —${t.event}→ ${t.to}`}</title></path>
-        ${hot ? html`<text class="edge-label" x=${mid[0]} y=${mid[1] - 3} text-anchor="middle">${t.event}</text>` : null}`;
+      return html`<path class=${hot ? 'edge hot' : 'edge'} d=${edgePath(a, b, bendOf(a, b, hot)).d}
+        marker-end=${hot ? 'url(#arrow-hot)' : 'url(#arrow)'}><title>${`${t.from} —${t.event}→ ${t.to}`}</title></path>`;
     })}
     ${[...pos].map(([name, p]) => html`<g class=${`state ${kinds.get(name)}${name === current ? ' current' : ''}${
         name === target ? ' target' : ''}`} data-state=${name} transform=${`translate(${p.x},${p.y})`}>
       <rect width=${BOX_W} height=${BOX_H} rx="6" />
       <text x=${BOX_W / 2} y=${BOX_H / 2 + 4} text-anchor="middle">${name}</text>
     </g>`)}
+    ${machine.transitions.filter((t) => t.from === current && pos.has(t.to) && t.to !== t.from).map((t) => {
+      const a = pos.get(t.from), b = pos.get(t.to);
+      const { mid } = edgePath(a, b, bendOf(a, b, true));
+      // Drawn last, over the boxes, so a label is never hidden.
+      return html`<text class="edge-label" x=${mid[0]} y=${mid[1] - 3} text-anchor="middle">${t.event}</text>`;
+    })}
   </svg>`;
 }
 
