@@ -17,6 +17,7 @@ import {
 const NODES = 1000;
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>';
 const HOSTILE_ERROR = '<script>alert(2)</script><b>bold?</b>';
+const PORT_MAC = '52:54:00:aa:bb:20';
 
 let server: Target;
 let api: ApiClient;
@@ -44,6 +45,8 @@ before(async () => {
     const res = await api.call('PUT', `/v1/nodes/${uuid}/maintenance`, { reason: 'disk swap' });
     assert.equal(res.status, 202);
   }
+  const port = await api.call('POST', '/v1/ports', { node_uuid: uuids[20], address: PORT_MAC });
+  assert.equal(port.status, 201);
   browser = await launchChromium();
   ({ page, record } = await newRecordedPage(browser));
 });
@@ -94,7 +97,7 @@ describe('dashboard in chromium', () => {
     assert.equal(await filterCount(), NODES);
   });
 
-  it('opens a node: fields, interfaces, the state machine with the current state', async () => {
+  it('opens a node: fields, ports, interfaces, the state machine with the current state', async () => {
     await page.fill('form.filters input[name=search]', 'node-0020');
     await page.click(`.rows .row[data-uuid="${uuids[20]}"] .c-name a`);
     await page.locator('.node-head .node-name').waitFor();
@@ -106,6 +109,7 @@ describe('dashboard in chromium', () => {
       (els) => els.map((e) => e.getAttribute('data-action')).filter((a) => !/^power|^rebooting|^maintenance/.test(a ?? ''))), ['manage']);
     await page.locator('table.interfaces td', { hasText: 'power' }).first().waitFor();
     await page.locator('dl.fields dt', { hasText: 'driver_info' }).waitFor();
+    await page.locator('table.grid td', { hasText: PORT_MAC }).waitFor();
     await shots.take(page, 'node-page');
   });
 
