@@ -27,6 +27,8 @@ const nodes = new Map();
 const pending = new Map();
 const listeners = new Set();
 const historyErrors = [];
+/** History events seen per node, so a node's page knows to read its history again. */
+const historySeen = new Map();
 let version = 0;
 let frame = 0;
 let loading = null;
@@ -41,6 +43,10 @@ export const store = {
   /** History events of severity ERROR seen on the stream (for the fleet view). */
   get historyErrors() { return historyErrors; },
 };
+
+export function historyEventsOf(uuid) {
+  return historySeen.get(uuid) ?? 0;
+}
 
 export function subscribe(fn) {
   listeners.add(fn);
@@ -120,6 +126,7 @@ function receive(data) {
   stats.events++;
   stats.lastEventAt = now;
   if (!event || typeof event !== 'object' || !event.node || typeof event.node.uuid !== 'string') return;
+  if (event.type === 'history') historySeen.set(event.node.uuid, (historySeen.get(event.node.uuid) ?? 0) + 1);
   if (event.type === 'history' && event.history && /error/i.test(String(event.history.severity))) {
     historyErrors.push({ node: event.node, history: event.history });
     if (historyErrors.length > 500) historyErrors.shift();

@@ -2,7 +2,7 @@
 // verbs the current state allows, each confirmed first; power and maintenance; the serial console.
 import { html, useEffect, useState } from '../preact.js';
 import { enc, stateMachine, v1, v1Delete, v1Put } from '../api.js';
-import { ensureLoaded, mergeNode, store } from '../store.js';
+import { ensureLoaded, historyEventsOf, mergeNode, store } from '../store.js';
 import { ConfirmDialog } from './confirm.js';
 import { Console } from './console.js';
 import { MaintenanceBadge, PowerBadge, StateBadge } from './badges.js';
@@ -142,8 +142,9 @@ export function NodePage({ uuid }) {
   const [request, setRequest] = useState(null);
   useEffect(() => { loadMachine().then(setMachine, (e) => setMachineError(e.message)); }, []);
   const live = store.nodes.get(uuid);
-  // The full node is fetched again when the stream reports a change of its state or power.
-  const liveKey = live ? `${live.provision_state}|${live.power_state}|${live.maintenance}|${live.last_error}` : '';
+  // The full node is fetched again when the stream reports a change of its state, power or history.
+  const liveKey = live ? `${live.provision_state}|${live.power_state}|${live.maintenance}|${live.last_error}|${
+    historyEventsOf(uuid)}` : '';
   const [data, refresh] = useNodeDetails(uuid, liveKey);
   if (data.error) return html`<section class="node-page"><p class="error">${data.error}</p></section>`;
   if (!data.node) return html`<section class="node-page"><p class="muted">Loading…</p></section>`;
