@@ -4,6 +4,7 @@
  *   /dashboard/session     login, who am I, logout
  *   /dashboard/api/v1/...  the API itself with the session's context (CSRF token on every non-GET)
  *   /dashboard/api/events/nodes, /events/nodes   node events (session, or the API's own token or basic auth)
+ *   /dashboard/api/state-machine                 the provision state machine (conductor/fsm.ts) for the app
  *   /dashboard/console/<node>                    the serial console WebSocket (console-relay.ts)
  * Every answer carries the security headers (headers.ts).
  */
@@ -26,6 +27,7 @@ import { EventHub } from './event-hub';
 import { StreamLimits } from './stream-limits';
 import { openEventStream, type StreamSettings } from './event-stream';
 import { ConsoleRelay } from './console-relay';
+import { stateMachineJson } from './state-machine';
 
 interface Dashboard {
   /** Serves dashboard paths, hands everything else to `api`. */
@@ -149,6 +151,7 @@ class DashboardServer implements Dashboard {
     const { session, auth } = await this.sessionWithAuth(req);
     if (!this.checkSession(req, res, session)) return;
     if (path === `${API_PREFIX}/events/nodes`) return openEventStream(req, res, auth, userKey(session), this.stream);
+    if (path === `${API_PREFIX}/state-machine`) return sendState(req, res);
     if (path !== `${API_PREFIX}/v1` && !path.startsWith(`${API_PREFIX}/v1/`)) return sendError(res, 404, 'Not found');
     this.proxy(req, res, auth);
   }
@@ -189,6 +192,13 @@ class DashboardServer implements Dashboard {
     });
     return app.callback();
   }
+}
+
+function sendState(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (!SAFE_METHODS.has(req.method ?? '')) return sendError(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
+  const text = stateMachineJson();
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-cache' });
+  res.end(req.method === 'HEAD' ? undefined : text);
 }
 
 function userKey(session: Session): string {
