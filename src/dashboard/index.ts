@@ -16,6 +16,7 @@ import type { ApiAuthentication } from '../api/middleware/auth';
 import type { ApiState } from '../api/state';
 import type { RequestAuth } from '../api/policy/scope';
 import { log } from '../common/log';
+import { KeystoneUnavailable } from '../auth/keystone-client';
 import { sendError, sendJson, setSecurityHeaders } from './headers';
 import { serveStatic } from './static-files';
 import { SessionStore, sameSecret, sessionCookie, type Session } from './sessions';
@@ -91,6 +92,11 @@ class DashboardServer implements Dashboard {
       if (!isDashboardPath(path)) return api(req, res);
       setSecurityHeaders(res);
       await this.route(req, res, path).catch((err: unknown) => {
+        if (err instanceof KeystoneUnavailable) {
+          log.error(`Dashboard request ${req.method ?? ''} ${path}: ${err.message}`);
+          if (!res.headersSent) sendError(res, 503, 'The Keystone service is temporarily unavailable.');
+          return;
+        }
         log.error(`Dashboard request ${req.method ?? ''} ${path} failed: ${(err as Error).stack ?? String(err)}`);
         if (!res.headersSent) sendError(res, 500, 'Internal error');
         else res.destroy();
