@@ -75,23 +75,30 @@ export class ConsoleRelay {
 
   private async relay(ws: WebSocket, ident: string, auth: RequestAuth | undefined): Promise<void> {
     let uuid: string;
-    let info: Record<string, unknown>;
     try {
       await authorizeNodeAction(this.deps.db, auth, ident, 'baremetal:node:get_console');
       uuid = (await nodes.find(this.deps.db, ident)).uuid;
+    } catch (err) {
+      if (err instanceof NotFoundError) return ws.close(CLOSE_REFUSED, `Node ${ident} could not be found`);
+      if (err instanceof IronicError) return ws.close(CLOSE_REFUSED, err.message.slice(0, 120));
+      throw err;
+    }
+    // Counted before get_console: the ipmitool consoles' get_console ends the open SOL session.
+    const count = this.open.get(uuid) ?? 0;
+    if (count >= this.maxPerNode) return ws.close(CLOSE_REFUSED, 'The console is already open elsewhere');
+    this.open.set(uuid, count + 1);
+    ws.once('close', () => this.release(uuid));
+    let info: Record<string, unknown>;
+    try {
       info = await this.deps.conductor.getConsoleInformation(uuid);
     } catch (err) {
       if (err instanceof NodeConsoleNotEnabled) return ws.close(CLOSE_REFUSED, 'The node\'s console is not enabled');
-      if (err instanceof NotFoundError) return ws.close(CLOSE_REFUSED, `Node ${ident} could not be found`);
       if (err instanceof IronicError) return ws.close(CLOSE_REFUSED, err.message.slice(0, 120));
       throw err;
     }
     const target = socatTarget(info);
     if (!target) return ws.close(CLOSE_REFUSED, 'The node\'s console interface offers no serial stream');
-    const count = this.open.get(uuid) ?? 0;
-    if (count >= this.maxPerNode) return ws.close(CLOSE_REFUSED, 'The console is already open elsewhere');
-    this.open.set(uuid, count + 1);
-    ws.once('close', () => this.release(uuid));
+    if (ws.readyState !== ws.OPEN) return;
     pipe(ws, net.connect(target.port, target.host), uuid);
   }
 

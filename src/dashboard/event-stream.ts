@@ -43,23 +43,33 @@ function parseFilter(url: URL): StreamFilter | string {
   return { nodes: nodes ? new Set(nodes) : null, types: types ? new Set(types as NodeEventType[]) : null };
 }
 
-/** Each event's text, built once per variant (as stored or redacted) and shared by all streams. */
-const framed = new WeakMap<SequencedEvent, Map<NodeView, string>>();
+/**
+ * Each event's bytes, built once per variant (as stored or redacted) and shared by all streams:
+ * writing the same Buffer to many sockets copies nothing per client.
+ */
+const framed = new WeakMap<SequencedEvent, Map<NodeView, Buffer>>();
 
-function frame(event: SequencedEvent, node: NodeView): string {
+function frame(event: SequencedEvent, node: NodeView): Buffer {
   let variants = framed.get(event);
   if (!variants) framed.set(event, variants = new Map());
-  let text = variants.get(node);
-  if (text === undefined) {
+  let bytes = variants.get(node);
+  if (bytes === undefined) {
     const data = { type: event.type, node, ...(event.history ? { history: event.history } : {}) };
-    text = `id: ${event.seq}\nevent: node\ndata: ${JSON.stringify(data)}\n\n`;
-    variants.set(node, text);
+    bytes = Buffer.from(`id: ${event.seq}\nevent: node\ndata: ${JSON.stringify(data)}\n\n`, 'utf8');
+    variants.set(node, bytes);
   }
-  return text;
+  return bytes;
 }
+
+const HEARTBEAT = Buffer.from(': heartbeat\n\n', 'utf8');
+
+/** A client that reads, but falls this many times the buffer bound behind, is cut off too. */
+const SLOW_READER_FACTOR = 8;
 
 class StreamClient implements Subscriber {
   private readonly pending = new Map<string, { event: SequencedEvent; node: NodeView }>();
+  private leftoverAfterWrite = 0;
+  private acknowledgedAtLastCheck = -1;
 
   constructor(private readonly res: http.ServerResponse, private readonly filter: StreamFilter,
     private readonly scope: StreamScope, private readonly bufferBytes: number) {}
@@ -78,14 +88,13 @@ class StreamClient implements Subscriber {
 
   flush(): void {
     if (this.pending.size === 0) return;
-    let text = '';
-    for (const { event, node } of this.pending.values()) text += frame(event, node);
+    const frames = [...this.pending.values()].map(({ event, node }) => frame(event, node));
     this.pending.clear();
-    this.write(text);
+    this.write(frames);
   }
 
   heartbeat(): void {
-    this.write(': heartbeat\n\n');
+    this.write([HEARTBEAT]);
   }
 
   end(): void {
@@ -97,18 +106,37 @@ class StreamClient implements Subscriber {
     return !this.res.destroyed && this.res.socket !== null && this.res.socket.bytesWritten > this.bufferBytes;
   }
 
+  /** Past the bound with nothing acknowledged since the previous check: the client stopped reading. */
   checkStall(unacknowledged: Map<string, number>): void {
     const socket = this.res.socket;
     if (!socket || this.res.destroyed) return;
     const key = connectionKey(socket.remoteAddress ?? '', socket.remotePort ?? 0, socket.localPort ?? 0);
-    const unread = (unacknowledged.get(key) ?? 0) + this.res.writableLength;
-    if (unread > this.bufferBytes) this.cutOff(unread);
+    const inKernel = unacknowledged.get(key) ?? 0;
+    const unread = inKernel + this.res.writableLength;
+    const acknowledged = socket.bytesWritten - socket.writableLength - inKernel;
+    const stalled = unread > this.bufferBytes && acknowledged <= this.acknowledgedAtLastCheck;
+    this.acknowledgedAtLastCheck = acknowledged;
+    if (stalled) this.cutOff(unread);
   }
 
-  private write(text: string): void {
+  /**
+   * A client is judged by what it left unread of earlier writes, and by whether it is reading at
+   * all: one flush larger than the bound (a burst of changes) goes out whole to a client that reads;
+   * a client past the bound that read nothing since the last write, or past SLOW_READER_FACTOR times
+   * the bound however it reads, is cut off.
+   */
+  private write(frames: Buffer[]): void {
     if (this.res.destroyed) return;
-    this.res.write(text);
-    if (this.res.writableLength > this.bufferBytes) this.cutOff(this.res.writableLength);
+    const leftover = this.res.writableLength;
+    const drained = this.leftoverAfterWrite - leftover;
+    if (leftover > this.bufferBytes && (drained <= 0 || leftover > this.bufferBytes * SLOW_READER_FACTOR)) {
+      this.cutOff(leftover);
+      return;
+    }
+    this.res.cork();
+    for (const bytes of frames) this.res.write(bytes);
+    this.res.uncork();
+    this.leftoverAfterWrite = this.res.writableLength;
   }
 
   private cutOff(unread: number): void {

@@ -4,6 +4,7 @@
  *   /dashboard/session     login, who am I, logout
  *   /dashboard/api/v1/...  the API itself with the session's context (CSRF token on every non-GET)
  *   /dashboard/api/events/nodes, /events/nodes   node events (session, or the API's own token or basic auth)
+ *   /dashboard/api/state-machine                 the provision state machine (conductor/fsm.ts) for the app
  *   /dashboard/console/<node>                    the serial console WebSocket (console-relay.ts)
  * Every answer carries the security headers (headers.ts).
  */
@@ -15,6 +16,7 @@ import type { ApiAuthentication } from '../api/middleware/auth';
 import type { ApiState } from '../api/state';
 import type { RequestAuth } from '../api/policy/scope';
 import { log } from '../common/log';
+import { KeystoneUnavailable } from '../auth/keystone-client';
 import { sendError, sendJson, setSecurityHeaders } from './headers';
 import { serveStatic } from './static-files';
 import { SessionStore, sameSecret, sessionCookie, type Session } from './sessions';
@@ -26,6 +28,7 @@ import { EventHub } from './event-hub';
 import { StreamLimits } from './stream-limits';
 import { openEventStream, type StreamSettings } from './event-stream';
 import { ConsoleRelay } from './console-relay';
+import { stateMachineJson } from './state-machine';
 
 interface Dashboard {
   /** Serves dashboard paths, hands everything else to `api`. */
@@ -89,6 +92,11 @@ class DashboardServer implements Dashboard {
       if (!isDashboardPath(path)) return api(req, res);
       setSecurityHeaders(res);
       await this.route(req, res, path).catch((err: unknown) => {
+        if (err instanceof KeystoneUnavailable) {
+          log.error(`Dashboard request ${req.method ?? ''} ${path}: ${err.message}`);
+          if (!res.headersSent) sendError(res, 503, 'The Keystone service is temporarily unavailable.');
+          return;
+        }
         log.error(`Dashboard request ${req.method ?? ''} ${path} failed: ${(err as Error).stack ?? String(err)}`);
         if (!res.headersSent) sendError(res, 500, 'Internal error');
         else res.destroy();
@@ -149,6 +157,7 @@ class DashboardServer implements Dashboard {
     const { session, auth } = await this.sessionWithAuth(req);
     if (!this.checkSession(req, res, session)) return;
     if (path === `${API_PREFIX}/events/nodes`) return openEventStream(req, res, auth, userKey(session), this.stream);
+    if (path === `${API_PREFIX}/state-machine`) return sendState(req, res);
     if (path !== `${API_PREFIX}/v1` && !path.startsWith(`${API_PREFIX}/v1/`)) return sendError(res, 404, 'Not found');
     this.proxy(req, res, auth);
   }
@@ -189,6 +198,13 @@ class DashboardServer implements Dashboard {
     });
     return app.callback();
   }
+}
+
+function sendState(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (!SAFE_METHODS.has(req.method ?? '')) return sendError(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
+  const text = stateMachineJson();
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-cache' });
+  res.end(req.method === 'HEAD' ? undefined : text);
 }
 
 function userKey(session: Session): string {

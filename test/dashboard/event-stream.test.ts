@@ -16,6 +16,7 @@ import { ensureRabbitRunning } from '../../compat-tests/scaleout/rabbitmq';
 import { ensureMariaDbRunning } from '../../compat-tests/scaleout/mariadb';
 import { openSse, type SseClient } from './support/sse';
 import { api, createNode, provisionVerb } from './support/nodes';
+import { encodeDate } from '../../src/db/codec';
 
 /** manage then provide; the stream must show manageable and then available for this node. */
 async function manageAndProvide(base: string, stream: SseClient, name: string, headers: Record<string, string> = {}): Promise<void> {
@@ -118,6 +119,30 @@ describe('embedded topology (API and conductor in one process)', () => {
     const again = await openSse(`${server.url}/events/nodes`, auth);
     assert.equal(again.status, 200);
     again.close();
+  });
+});
+
+describe('bursts', () => {
+  it('sends a 2.5 MB flush whole to a client that reads, with a 4 KiB buffer bound', async () => {
+    const server = await startTestServer({ dashboard: { event_client_buffer_bytes: '4096' } });
+    try {
+      const uuids: string[] = [];
+      for (let i = 0; i < 300; i += 30) {
+        uuids.push(...await Promise.all(Array.from({ length: 30 }, (_, j) => createNode(server.url, { name: `burst-${i + j}` }))));
+      }
+      const stream = await openSse(`${server.url}/events/nodes?type=maintenance`);
+      // One UPDATE of every row, as another conductor's writes arrive: one flush of 300 events of
+      // 8 KB each, far more than the kernel takes at once, so most of it waits in Node's buffer.
+      await server.db.knex('nodes').update({
+        maintenance: 1, maintenance_reason: 'burst '.repeat(1300), updated_at: encodeDate(new Date(), server.db.dialect),
+      });
+      for (const uuid of uuids) await stream.waitFor((e) => e.node.uuid === uuid && e.node.maintenance === true, 20000, `maintenance of ${uuid}`);
+      const ended = await Promise.race([stream.ended.then(() => true), new Promise((r) => setTimeout(() => r(false), 500))]);
+      assert.equal(ended, false, 'the reading client was not cut off');
+      stream.close();
+    } finally {
+      await server.stop();
+    }
   });
 });
 

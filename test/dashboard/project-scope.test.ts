@@ -7,28 +7,23 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { ironicKeystoneConf, ironicServiceUser, startKeystone, type Keystone } from '../../compat-tests/support/keystone';
-import { startTarget, type Target } from '../../compat-tests/support/target';
 import { encodeDate } from '../../src/db/codec';
 import { openDatabase } from '../../src/db/connection';
 import { openSse, type SseClient } from './support/sse';
 import { api, createNode } from './support/nodes';
+import { startKeystoneDashboard, type KeystoneDashboard } from './support/servers';
 
-let ks: Keystone;
-let ironic: Target;
+let ironic: KeystoneDashboard;
 const uuids: Record<string, string> = {};
 let admin: Record<string, string>;
 let ownerA: Record<string, string>;
 
 before(async () => {
-  ks = await startKeystone();
-  await ironicServiceUser(ks);
-  await ks.createUser('owner-a', { project: 'proj-a', projectRoles: ['member'] });
-  const projectA = await ks.createProject('proj-a');
-  const projectB = await ks.createProject('proj-b');
-  ironic = await startTarget({ kind: 'ironic-ts', extraConf: ironicKeystoneConf(ks.url) });
-  admin = { 'X-Auth-Token': await ks.adminToken() };
-  ownerA = { 'X-Auth-Token': await ks.token({ user: 'owner-a', password: 'owner-a-password', project: 'proj-a' }) };
+  ironic = await startKeystoneDashboard();
+  admin = ironic.apiHeaders;
+  const { username, password, project } = ironic.users.ownerA;
+  ownerA = { 'X-Auth-Token': await ironic.keystone.token({ user: username, password, project }) };
+  const [projectA, projectB] = [ironic.projects['proj-a'], ironic.projects['proj-b']];
   uuids.owned = await createNode(ironic.url, { name: 'owned-by-a', owner: projectA }, admin);
   uuids.leased = await createNode(ironic.url, { name: 'leased-to-a', owner: projectB, lessee: projectA }, admin);
   uuids.other = await createNode(ironic.url, { name: 'owned-by-b', owner: projectB }, admin);
@@ -37,13 +32,12 @@ before(async () => {
 
 after(async () => {
   await ironic?.stop();
-  await ks?.stop();
 });
 
 async function dashboardLogin(): Promise<string> {
   const res = await fetch(`${ironic.url}/dashboard/session`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'owner-a', password: 'owner-a-password', project: 'proj-a' }),
+    body: JSON.stringify(ironic.users.ownerA),
   });
   assert.equal(res.status, 201);
   const body = await res.json() as { project: string; roles: string[] };
@@ -83,6 +77,20 @@ describe('project-scoped event stream', () => {
       body: JSON.stringify({ username: 'owner-a', password: 'nope', project: 'proj-a' }),
     });
     assert.equal(bad.status, 401);
+  });
+
+  it('logs the system admin in without a project (system scope) and shows it every node', async () => {
+    const res = await fetch(`${ironic.url}/dashboard/session`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ironic.users.admin),
+    });
+    assert.equal(res.status, 201);
+    const body = await res.json() as { project: string | null; roles: string[] };
+    assert.equal(body.project, null);
+    assert.ok(body.roles.includes('admin'));
+    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+    const listed = await fetch(`${ironic.url}/dashboard/api/v1/nodes`, { headers: { Cookie: cookie, 'X-OpenStack-Ironic-API-Version': '1.96' } });
+    const names = (await listed.json() as { nodes: Array<{ name: string }> }).nodes.map((n) => n.name).sort();
+    assert.deepEqual(names, ['leased-to-a', 'owned-by-a', 'owned-by-b', 'unowned']);
   });
 
   it('shows a project user only its owned and leased nodes, as the API does', async () => {

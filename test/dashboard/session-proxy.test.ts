@@ -165,6 +165,29 @@ describe('API proxy', () => {
   });
 });
 
+describe('state machine', () => {
+  it('serves conductor/fsm.ts as JSON to a session only', async () => {
+    assert.equal((await get('/dashboard/api/state-machine')).status, 401);
+    const { cookie } = await login();
+    const res = await get('/dashboard/api/state-machine', { Cookie: cookie });
+    assert.equal(res.status, 200);
+    assertSecurityHeaders(res);
+    const machine = await res.json() as {
+      states: Array<{ name: string; kind: string; target: string | null }>;
+      transitions: Array<{ from: string; event: string; to: string }>;
+      verbs: Record<string, string>;
+    };
+    const state = (name: string) => machine.states.find((st) => st.name === name);
+    assert.deepEqual(state('manageable'), { name: 'manageable', kind: 'stable', target: null });
+    assert.deepEqual(state('verifying'), { name: 'verifying', kind: 'unstable', target: 'manageable' });
+    assert.deepEqual(state('clean failed'), { name: 'clean failed', kind: 'failed', target: 'available' });
+    assert.ok(machine.transitions.some((t) => t.from === 'enroll' && t.event === 'manage' && t.to === 'verifying'));
+    assert.equal(machine.verbs.provide, 'provide');
+    assert.equal(machine.verbs.active, 'deploy');
+    assert.equal(machine.verbs.undeploy, 'delete');
+  });
+});
+
 describe('session store', () => {
   it('expires sessions when idle and at their maximum age, and keeps at most maxSessions', () => {
     let now = 1_000_000;

@@ -184,7 +184,8 @@ export const EXTRA_OPTIONS = {
     // Open streams per authenticated user and per client address (an IPv6 /64).
     event_max_streams_per_user: { type: 'int', default: 16, min: 1 },
     event_max_streams_per_address: { type: 'int', default: 64, min: 1 },
-    // Open console WebSockets per node (a serial line has one reader and one writer).
-    console_max_clients_per_node: { type: 'int', default: 2, min: 1 },
+    // Open console WebSockets per node: socat serves one client at a time, and opening another
+    // would end the first one's SOL session (get_console deactivates it).
+    console_max_clients_per_node: { type: 'int', default: 1, min: 1 },
   },
 } satisfies Catalog;
