@@ -17,16 +17,19 @@ import { rewriteAttributeRoutes } from './middleware/attribute-routes';
 import { rootRouter, v1IndexRouter } from './controllers/root';
 import { RESOURCE_ROUTERS } from './controllers';
 import { httpMethodNotAllowed } from '../common/errors';
-import { authentication } from './middleware/auth';
 import { enforcePolicy } from './policy/enforce';
 
-export function createApiApp(deps: ApiDeps): Koa<ApiState> {
+/**
+ * `authenticate` is the API's `[DEFAULT]auth_strategy` middleware; the dashboard's proxy builds
+ * the same app with one that takes the caller from its session.
+ */
+export function createApiApp(deps: ApiDeps, authenticate: Koa.Middleware<ApiState>): Koa<ApiState> {
   const app = new Koa<ApiState>();
   app.proxy = false;
   app.silent = true;
   app.use(answerOptions);
   // Ironic wraps its whole app in the auth middleware: rejections come before any of its hooks.
-  app.use(authentication(deps.conf));
+  app.use(authenticate);
   app.use(requestId);
   app.use(requestMetrics);
   app.use(jsonResponse);

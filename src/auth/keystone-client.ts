@@ -153,6 +153,25 @@ export class KeystoneTokenClient {
     return id;
   }
 
+  /**
+   * A token for a user's own password (the dashboard's login), scoped to `scope`; null when
+   * Keystone refuses the credentials or the scope.
+   */
+  async passwordToken(user: { name: string; domain: string }, password: string,
+    scope: { project: { name: string; domain: { name: string } } } | { system: { all: true } } | null): Promise<string | null> {
+    const identity = { methods: ['password'], password: { user: { name: user.name, domain: { name: user.domain }, password } } };
+    const res = await this.request(`${v3Base(this.settings.authUrl)}/auth/tokens`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ auth: { identity, ...(scope ? { scope } : {}) } }),
+    });
+    await res.arrayBuffer();
+    const id = res.headers.get('x-subject-token');
+    if (res.status === 201 && id) return id;
+    if (res.status >= 500) throw new KeystoneUnavailable(`Keystone answered ${res.status} to a login`);
+    return null;
+  }
+
   private async request(url: string, init: RequestInit): Promise<Response> {
     try {
       return await fetch(url, { ...init, signal: AbortSignal.timeout(30000) });

@@ -27,6 +27,7 @@ import {
 } from './periodic/timeouts';
 import { RingManager } from '../rpc/ring-manager';
 import { WorkerPool } from './worker-pool';
+import { startConsoles } from './console-restore';
 
 export interface ConductorService {
   host: string;
@@ -100,6 +101,8 @@ export async function startConductorService(opts: { conf: Config; db: Database }
   const scheduler = new PeriodicScheduler();
   scheduler.start(tasks);
   log.info(`Conductor ${host} started`);
+  // As Ironic spawns _start_consoles: the conductor serves while consoles come back.
+  startConsoles(manager, rings).catch((err: unknown) => log.error(`Starting the consoles failed: ${(err as Error).message}`));
 
   let stopped = false;
   return {

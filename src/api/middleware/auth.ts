@@ -11,7 +11,7 @@ import type { ApiState } from '../state';
 import type { Identity } from '../../auth/identity';
 import { KeystoneTokenClient, KeystoneUnavailable, keystoneSettings } from '../../auth/keystone-client';
 import { BasicAuthFailure, HtpasswdFile } from '../../auth/htpasswd';
-import { createEnforcer, policyCreds } from '../policy/enforcer';
+import { createEnforcer, policyCreds, type Enforcer } from '../policy/enforcer';
 import { log } from '../../common/log';
 
 /** ironic/api/config.py acl_public_routes, matched like AuthPublicRoutes: `route(\.json|\.xml)?$` from the start. */
@@ -61,9 +61,7 @@ function keystoneUnavailableReply(accept: string): { type: string; body: string 
   return { type: 'text/plain; charset=UTF-8', body: `503 Service Unavailable\n\n${explanation}\n\n ${detail}  ` };
 }
 
-function keystoneAuth(conf: Config): Koa.Middleware<ApiState> {
-  const client = new KeystoneTokenClient(keystoneSettings(conf));
-  const enforcer = createEnforcer(conf);
+function keystoneAuth(conf: Config, client: KeystoneTokenClient, enforcer: Enforcer): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
     const isPublicApi = isPublicRoute(ctx.path);
     if (isPublicApi) {
@@ -99,8 +97,7 @@ function publicCreds(isPublicApi: boolean): Record<string, unknown> {
 }
 
 /** ironic_lib's BasicAuthMiddleware; its errors are `{"error": {"message", "code"}}`, compact JSON. */
-function httpBasicAuth(conf: Config): Koa.Middleware<ApiState> {
-  const file = new HtpasswdFile(conf.str('DEFAULT', 'http_basic_auth_user_file'));
+function httpBasicAuth(file: HtpasswdFile): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
     if (isPublicRoute(ctx.path)) return next();
     try {
@@ -116,10 +113,26 @@ function httpBasicAuth(conf: Config): Koa.Middleware<ApiState> {
   };
 }
 
-/** The middleware `[DEFAULT]auth_strategy` selects; noauth passes everything through. */
-export function authentication(conf: Config): Koa.Middleware<ApiState> {
+/**
+ * What `[DEFAULT]auth_strategy` selects: the middleware (noauth passes everything through) and the
+ * checkers behind it, one per API process, so the dashboard's login and event stream share the
+ * token cache, the htpasswd file's failure limiter and the policy enforcer with the API.
+ */
+export type ApiAuthentication =
+  | { strategy: 'keystone'; middleware: Koa.Middleware<ApiState>; keystone: KeystoneTokenClient; enforcer: Enforcer }
+  | { strategy: 'http_basic'; middleware: Koa.Middleware<ApiState>; htpasswd: HtpasswdFile }
+  | { strategy: 'noauth'; middleware: Koa.Middleware<ApiState> };
+
+export function authentication(conf: Config): ApiAuthentication {
   const strategy = conf.str('DEFAULT', 'auth_strategy');
-  if (strategy === 'keystone') return keystoneAuth(conf);
-  if (strategy === 'http_basic') return httpBasicAuth(conf);
-  return (_ctx, next) => next();
+  if (strategy === 'keystone') {
+    const keystone = new KeystoneTokenClient(keystoneSettings(conf));
+    const enforcer = createEnforcer(conf);
+    return { strategy, middleware: keystoneAuth(conf, keystone, enforcer), keystone, enforcer };
+  }
+  if (strategy === 'http_basic') {
+    const htpasswd = new HtpasswdFile(conf.str('DEFAULT', 'http_basic_auth_user_file'));
+    return { strategy, middleware: httpBasicAuth(htpasswd), htpasswd };
+  }
+  return { strategy: 'noauth', middleware: (_ctx, next) => next() };
 }

@@ -6,7 +6,7 @@
 import type Koa from 'koa';
 import type { ApiState } from '../state';
 import { V } from '../versions';
-import { mayGetNode, nodeOwnerTarget, type RequestAuth } from './scope';
+import { listProjectFor, mayGetNode, nodeOwnerTarget, type RequestAuth } from './scope';
 import type { PolicyTarget } from './check';
 import { ruleFor, RouteRule } from './routes';
 import { nodePatchPolicies } from './node-patch';
@@ -16,6 +16,7 @@ import {
   VolumeConnectorNotFound, VolumeTargetNotFound,
 } from '../../common/errors';
 import { allocationOwner, childNodeOwnership, nodeOwnership, NodeOwnership } from '../../db/repositories/ownership';
+import type { Database } from '../../db/connection';
 
 type Ctx = Koa.ParameterizedContext<ApiState>;
 
@@ -123,18 +124,14 @@ function childNotFound(table: string, ident: string): IronicError {
 
 /** check_list_policy: list_all sees everything; otherwise list, restricted to the caller's project. */
 function checkList(ctx: Ctx, auth: RequestAuth, object: string): void {
-  const { enforcer, creds } = auth;
-  if (enforcer.allowed(`baremetal:${object}:list_all`, creds)) return;
-  const project = typeof creds.project_id === 'string' ? creds.project_id : null;
   // Node lists refuse a `project` filter naming another project, allocation lists an `owner` one.
   const param = object === 'node' ? 'project' : object === 'allocation' ? 'owner' : null;
   const value = param === null ? undefined : ctx.query[param];
   const asked = typeof value === 'string' && value ? value : null;
-  if (!project || (asked !== null && asked !== project)) throw new HTTPForbidden({ resource: `baremetal:${object}:list_all` });
-  enforcer.authorize(`baremetal:${object}:list`, creds);
+  const project = listProjectFor(auth, object, asked);
   // Lists whose controllers cannot filter by project yet stay closed rather than show everything.
-  if (!PROJECT_FILTERED_LISTS.has(object)) throw new HTTPForbidden({ resource: `baremetal:${object}:list_all` });
-  auth.listProject = project;
+  if (project !== null && !PROJECT_FILTERED_LISTS.has(object)) throw new HTTPForbidden({ resource: `baremetal:${object}:list_all` });
+  if (project !== null) auth.listProject = project;
 }
 
 /**
@@ -205,4 +202,16 @@ function checkNodeCreate(ctx: Ctx, auth: RequestAuth): void {
     throw new Invalid('Cannot create a node as a project scoped admin with an owner other than your own project.');
   }
   (body as Record<string, unknown>).owner = project;
+}
+
+/**
+ * The policy step of one node action requested outside /v1 (the dashboard's console relay), as
+ * check_node_policy_and_retrieve answers it: NodeNotFound for a node the caller may not see,
+ * HTTPForbidden when the action's rule refuses. Without a policy context everything passes.
+ */
+export async function authorizeNodeAction(db: Database, auth: RequestAuth | undefined, ident: string, policy: string): Promise<void> {
+  if (!auth) return;
+  const node = await nodeOwnership(db, ident);
+  if (!node) throw new NodeNotFound({ node: ident });
+  checkOnNode(auth, [policy], node, () => new NodeNotFound({ node: ident }));
 }

@@ -49,19 +49,21 @@ export function mayRedactNodes(auth: RequestAuth | undefined): boolean {
 
 export async function redactNodeBodies(db: Database, auth: RequestAuth, body: unknown): Promise<void> {
   if (!mayRedactNodes(auth)) return;
-  const { enforcer, creds } = auth;
   const nodes = nodesIn(body).filter((n) => [...STRING_FIELDS, ...DICT_FIELDS].some(([field]) => Object.hasOwn(n, field)));
   if (nodes.length === 0) return;
   const owners = await ownership(db, nodes);
-  for (const node of nodes) {
-    const { owner, lessee } = owners.get(node) ?? { owner: null, lessee: null };
-    // node_sanitize adds node.owner / node.lessee to the target only when set.
-    const target: PolicyTarget = { ...creds, ...(owner ? { 'node.owner': owner } : {}), ...(lessee ? { 'node.lessee': lessee } : {}) };
-    for (const [field, rule, text] of STRING_FIELDS) {
-      if (Object.hasOwn(node, field) && !enforcer.allowed(rule, creds, target)) node[field] = text;
-    }
-    for (const [field, rule, text] of DICT_FIELDS) {
-      if (Object.hasOwn(node, field) && !enforcer.allowed(rule, creds, target)) node[field] = { content: text };
-    }
+  for (const node of nodes) redactNodeFields(auth, node, owners.get(node) ?? { owner: null, lessee: null });
+}
+
+/** node_sanitize's redactions of one node dict (the fields it holds), given the node's owner and lessee. */
+export function redactNodeFields(auth: RequestAuth, node: NodeBody, { owner, lessee }: { owner: unknown; lessee: unknown }): void {
+  const { enforcer, creds } = auth;
+  // node_sanitize adds node.owner / node.lessee to the target only when set.
+  const target: PolicyTarget = { ...creds, ...(owner ? { 'node.owner': owner } : {}), ...(lessee ? { 'node.lessee': lessee } : {}) };
+  for (const [field, rule, text] of STRING_FIELDS) {
+    if (Object.hasOwn(node, field) && !enforcer.allowed(rule, creds, target)) node[field] = text;
+  }
+  for (const [field, rule, text] of DICT_FIELDS) {
+    if (Object.hasOwn(node, field) && !enforcer.allowed(rule, creds, target)) node[field] = { content: text };
   }
 }

@@ -214,4 +214,33 @@ export const EXTRA_OPTIONS = {
     built_in_rules: { type: 'string' },
     mask_secrets: { type: 'string', default: 'always', choices: ['always', 'never', 'sensitive'] },
   },
+  // The web dashboard and the node event stream (src/dashboard/), served by the API process outside
+  // /v1: sessions, stream limits and the console relay. Durations in seconds.
+  dashboard: {
+    // Serve /dashboard/ and /events/ at all; off leaves the API exactly as Ironic's.
+    enabled: { type: 'bool', default: true },
+    // A session ends after this long without a request, and in any case after session_max_age
+    // (or when its Keystone token expires, if sooner).
+    session_idle_timeout: { type: 'int', default: 1800, min: 60 },
+    session_max_age: { type: 'int', default: 43200, min: 60 },
+    // Sessions kept at once; the oldest go first when a login would exceed it.
+    max_sessions: { type: 'int', default: 10000, min: 1 },
+    // How often the one change-feed reader per API process polls the database while any client listens.
+    event_poll_interval_ms: { type: 'int', default: 250, min: 50, max: 10000 },
+    // Events per node and type are coalesced into one per flush interval (the latest values).
+    event_flush_interval_ms: { type: 'int', default: 250, min: 50, max: 10000 },
+    // A write stamped up to this long before the newest one seen is still picked up (commit lag,
+    // clocks of several conductors); a full comparison every event_resync_interval catches the rest.
+    event_feed_slack: { type: 'int', default: 2, min: 0, max: 60 },
+    event_resync_interval: { type: 'int', default: 30, min: 5 },
+    // Bytes a stream client may leave unread in the server's buffer before it is cut off.
+    event_client_buffer_bytes: { type: 'int', default: 262144, min: 4096 },
+    event_heartbeat_interval: { type: 'int', default: 15, min: 1 },
+    // Open streams per authenticated user and per client address (an IPv6 /64).
+    event_max_streams_per_user: { type: 'int', default: 16, min: 1 },
+    event_max_streams_per_address: { type: 'int', default: 64, min: 1 },
+    // Open console WebSockets per node: socat serves one client at a time, and opening another
+    // would end the first one's SOL session (get_console deactivates it).
+    console_max_clients_per_node: { type: 'int', default: 1, min: 1 },
+  },
 } satisfies Catalog;

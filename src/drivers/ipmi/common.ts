@@ -58,7 +58,7 @@ export const IPMI_PROPERTIES: Readonly<Record<string, string>> = lookupTable({ .
 const RETRYABLE_FAILURES = ['insufficient resources for session', 'Node busy', 'Timeout', 'Out of space',
   'BMC initialization in progress'];
 
-interface IpmiDriverInfo {
+export interface IpmiDriverInfo {
   uuid: string;
   address: string;
   port: number | null;
@@ -70,6 +70,8 @@ interface IpmiDriverInfo {
   bridging: ipmi.BridgingOptions | undefined;
   forceBootDevice: boolean;
   cipherSuite: number | null;
+  /** driver_info ipmi_terminal_port, else the port the console allocated (driver_internal_info). */
+  terminalPort: number | null;
 }
 
 
@@ -143,7 +145,7 @@ export function parseIpmiDriverInfo(node: NodeRecord): IpmiDriverInfo {
       `one of ${VALID_PROTO_VERSIONS.join(', ')}`);
   }
   const terminalPort = pyTruthy(info.ipmi_terminal_port) ? info.ipmi_terminal_port : internal.allocated_ipmi_terminal_port;
-  if (terminalPort !== undefined && terminalPort !== null) validateNetworkPort(terminalPort, 'ipmi_terminal_port');
+  const consolePort = terminalPort === undefined || terminalPort === null ? null : validateNetworkPort(terminalPort, 'ipmi_terminal_port');
   const port = info.ipmi_port === undefined || info.ipmi_port === null ? null : validateNetworkPort(info.ipmi_port, 'ipmi_port');
   const bridging = parseBridging(info);
   const privLevel = 'ipmi_priv_level' in info ? info.ipmi_priv_level : 'ADMINISTRATOR';
@@ -169,6 +171,7 @@ export function parseIpmiDriverInfo(node: NodeRecord): IpmiDriverInfo {
     bridging,
     forceBootDevice: boolFromString(info.ipmi_force_boot_device ?? false),
     cipherSuite,
+    terminalPort: consolePort,
   };
 }
 

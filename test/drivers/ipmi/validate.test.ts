@@ -46,6 +46,7 @@ test('bad or missing driver_info gets Ironic\'s exceptions and texts', () => {
 test('good driver_info: Python int() of ports, defaults, bridging numbers, force boot device words', () => {
   assert.equal(parse({ ipmi_address: 'h', ipmi_port: '623' }).port, 623);
   assert.equal(parse({ ipmi_address: 'h', ipmi_port: 6.5 }).port, 6);
+  assert.equal(parse({ ipmi_address: 'h', ipmi_terminal_port: '9001' }).terminalPort, 9001);
   const info = parse({
     ipmi_address: '10.0.0.5', ipmi_username: 'root', ipmi_password: 12345, ipmi_priv_level: 'OPERATOR', ipmi_cipher_suite: '17',
     ipmi_bridging: 'dual', ipmi_local_address: '0x20', ipmi_transit_channel: '7', ipmi_transit_address: '0x82',
@@ -53,7 +54,7 @@ test('good driver_info: Python int() of ports, defaults, bridging numbers, force
   });
   assert.deepEqual(info, {
     uuid: UUID, address: '10.0.0.5', port: null, username: 'root', password: '12345', hexKgKey: '0a0b', privLevel: 'OPERATOR',
-    protocolVersion: '2.0', forceBootDevice: true, cipherSuite: 17,
+    protocolVersion: '2.0', forceBootDevice: true, cipherSuite: 17, terminalPort: null,
     bridging: { type: 'dual', targetChannel: 0, targetAddress: 0x72, transitChannel: 7, transitAddress: 0x82, localAddress: 0x20 },
   });
   assert.deepEqual(ipmiClientOptions(info, { attemptTimeoutMs: 2000, retriesInClient: 0 }), {

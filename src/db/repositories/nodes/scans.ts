@@ -17,6 +17,7 @@ export interface NodeScanFilter {
   conductorGroup?: string;
   uuids?: string[];
   inspectionStartedBeforeSeconds?: number;
+  consoleEnabled?: boolean;
 }
 
 type QueryBuilder = ReturnType<Database['knex']>;
@@ -28,6 +29,7 @@ function applyScanFilter(db: Database, q: QueryBuilder, filter: NodeScanFilter):
   if (filter.reserved === true) q.whereNotNull('reservation');
   if (filter.reservedByAnyOf) q.whereIn('reservation', filter.reservedByAnyOf);
   if (filter.fault !== undefined) q.where('fault', filter.fault);
+  if (filter.consoleEnabled !== undefined) q.where('console_enabled', filter.consoleEnabled ? 1 : 0);
   if (filter.uuids) q.whereIn('uuid', filter.uuids);
   if (filter.conductorGroup !== undefined) q.where('conductor_group', filter.conductorGroup);
   if (filter.provisionedBeforeSeconds !== undefined) {
