@@ -44,17 +44,20 @@ function parseFilter(url: URL): StreamFilter | string {
 }
 
 /**
- * Each event's bytes, built once per variant (as stored or redacted) and shared by all streams:
- * writing the same Buffer to many sockets copies nothing per client.
+ * Each event's bytes, built once per variant (its type for this caller, and its fields as stored,
+ * redacted or as last seen) and shared by all streams: writing the same Buffer to many sockets
+ * copies nothing per client.
  */
-const framed = new WeakMap<SequencedEvent, Map<NodeView, Buffer>>();
+const framed = new WeakMap<SequencedEvent, Map<NodeEventType, Map<NodeView, Buffer>>>();
 
-function frame(event: SequencedEvent, node: NodeView): Buffer {
-  let variants = framed.get(event);
-  if (!variants) framed.set(event, variants = new Map());
+function frame(event: SequencedEvent, type: NodeEventType, node: NodeView): Buffer {
+  let byType = framed.get(event);
+  if (!byType) framed.set(event, byType = new Map());
+  let variants = byType.get(type);
+  if (!variants) byType.set(type, variants = new Map());
   let bytes = variants.get(node);
   if (bytes === undefined) {
-    const data = { type: event.type, node, ...(event.history ? { history: event.history } : {}) };
+    const data = { type, node, ...(event.history ? { history: event.history } : {}) };
     bytes = Buffer.from(`id: ${event.seq}\nevent: node\ndata: ${JSON.stringify(data)}\n\n`, 'utf8');
     variants.set(node, bytes);
   }
@@ -67,7 +70,7 @@ const HEARTBEAT = Buffer.from(': heartbeat\n\n', 'utf8');
 const SLOW_READER_FACTOR = 8;
 
 class StreamClient implements Subscriber {
-  private readonly pending = new Map<string, { event: SequencedEvent; node: NodeView }>();
+  private readonly pending = new Map<string, { event: SequencedEvent; type: NodeEventType; node: NodeView }>();
   private leftoverAfterWrite = 0;
   private acknowledgedAtLastCheck = -1;
 
@@ -75,20 +78,20 @@ class StreamClient implements Subscriber {
     private readonly scope: StreamScope, private readonly bufferBytes: number) {}
 
   offer(event: SequencedEvent): void {
-    if (this.filter.types && !this.filter.types.has(event.type)) return;
     const { nodes } = this.filter;
-    if (nodes && !nodes.has(event.node.uuid) && !(event.node.name !== null && nodes.has(event.node.name))) return;
-    const node = this.scope.viewOf(event);
-    if (!node) return;
-    const key = `${event.node.uuid} ${event.type}`;
+    const named = (n: NodeView): boolean => nodes!.has(n.uuid) || (n.name !== null && nodes!.has(n.name));
+    if (nodes && !named(event.node) && !(event.previous && named(event.previous))) return;
+    const seen = this.scope.viewOf(event);
+    if (!seen || (this.filter.types && !this.filter.types.has(seen.type))) return;
+    const key = `${event.node.uuid} ${seen.type}`;
     // Re-inserting moves the key last: a flush sends events in the order of their latest change.
     this.pending.delete(key);
-    this.pending.set(key, { event, node });
+    this.pending.set(key, { event, ...seen });
   }
 
   flush(): void {
     if (this.pending.size === 0) return;
-    const frames = [...this.pending.values()].map(({ event, node }) => frame(event, node));
+    const frames = [...this.pending.values()].map(({ event, type, node }) => frame(event, type, node));
     this.pending.clear();
     this.write(frames);
   }

@@ -34,6 +34,8 @@ export interface NodeEvent {
   type: NodeEventType;
   node: NodeView;
   history?: HistoryView;
+  /** On `updated`: the node before, so a stream whose caller gains or loses sight of it (owner, lessee) can say so. */
+  previous?: NodeView;
 }
 
 /** Which fields make which event type; `updated` covers the rest of the view. */
@@ -49,7 +51,7 @@ const FIELDS_OF: ReadonlyArray<[NodeEventType, ReadonlyArray<keyof NodeView>]> =
 export function diffNode(before: NodeView, after: NodeView): NodeEvent[] {
   const events: NodeEvent[] = [];
   for (const [type, fields] of FIELDS_OF) {
-    if (fields.some((f) => before[f] !== after[f])) events.push({ type, node: after });
+    if (fields.some((f) => before[f] !== after[f])) events.push({ type, node: after, ...(type === 'updated' ? { previous: before } : {}) });
   }
   return events;
 }

@@ -130,4 +130,26 @@ describe('project-scoped event stream', () => {
       everything.close();
     }
   });
+  it('tells a project user when a node enters or leaves its view (owner changed)', async () => {
+    const stream = await openSse(`${ironic.url}/events/nodes?type=created,deleted`, ownerA);
+    const everything = await openSse(`${ironic.url}/events/nodes?type=updated`, admin);
+    try {
+      const setOwner = async (owner: string): Promise<void> => {
+        const res = await api(ironic.url, 'PATCH', `/v1/nodes/${uuids.other}`, [{ op: 'replace', path: '/owner', value: owner }], admin);
+        assert.equal(res.status, 200, JSON.stringify(res.json));
+        await everything.waitFor((e) => e.node.uuid === uuids.other && e.node.owner === owner, 20000, `owner ${owner}`);
+      };
+      await setOwner(ironic.projects['proj-a']);
+      const entered = await stream.waitFor((e) => e.node.uuid === uuids.other, 20000, 'the node entering the view');
+      assert.equal(entered.type, 'created');
+      assert.equal(entered.node.owner, ironic.projects['proj-a']);
+      await setOwner(ironic.projects['proj-b']);
+      const left = await stream.waitFor((e) => e.node.uuid === uuids.other && e.type === 'deleted', 20000, 'the node leaving the view');
+      assert.equal(left.node.owner, ironic.projects['proj-a'], 'the fields the user saw last, not the new owner');
+      assert.deepEqual(stream.events.map((e) => e.type), ['created', 'deleted']);
+    } finally {
+      stream.close();
+      everything.close();
+    }
+  });
 });

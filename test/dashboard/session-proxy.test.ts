@@ -165,6 +165,29 @@ describe('API proxy', () => {
   });
 });
 
+describe('hostile input', () => {
+  it('answers odd login bodies, stream queries and tokens with 4xx, never 5xx', async () => {
+    const post = (body: string) => get('/dashboard/session', { 'Content-Type': 'application/json' }, 'POST', body);
+    for (const body of ['', 'null', '[]', '"x"', '{"username": "operator"}', '{"__proto__": {"username": "operator", "password": "right password"}}',
+      '{"username": "operator", "password": "right password", "project": {"id": 1}}', '{"username": "operator", "password": 5}']) {
+      assert.equal((await post(body)).status, 400, body);
+    }
+    assert.equal((await post(JSON.stringify({ username: 'operator', password: 'x'.repeat(20000) }))).status, 413);
+    const basic = { Authorization: `Basic ${Buffer.from('operator:right password').toString('base64')}` };
+    for (const query of ['type=__proto__', 'type=constructor', 'type=provision_state&type=toString']) {
+      const res = await get(`/events/nodes?${query}`, basic);
+      assert.equal(res.status, 400, query);
+      await res.arrayBuffer();
+    }
+    const { cookie } = await login();
+    for (const token of ['', 'x', 'a'.repeat(43), 'a'.repeat(1000)]) {
+      const res = await get('/dashboard/api/v1/nodes', { Cookie: cookie, ...V, 'X-CSRF-Token': token }, 'POST', '{}');
+      assert.equal(res.status, 403, JSON.stringify(token));
+    }
+    assert.equal((await get('/dashboard/session', { Cookie: `ironic_ts_session=${'a'.repeat(5000)}` })).status, 401);
+  });
+});
+
 describe('state machine', () => {
   it('serves conductor/fsm.ts as JSON to a session only', async () => {
     assert.equal((await get('/dashboard/api/state-machine')).status, 401);
