@@ -151,14 +151,15 @@ export interface ConsoleNode {
 }
 
 /**
- * An ipmi node on ipmi_sim with SOL, its ipmitool-socat console enabled through the API of a server
+ * A node powered and managed with ipmitool on ipmi_sim with SOL, its ipmitool-socat console enabled through the API of a server
  * from startDashboardServer/startKeystoneDashboard. The dashboard's console WebSocket relays it.
  */
 export async function startConsoleNode(url: string, headers: Record<string, string> = {}, name = 'console-node'): Promise<ConsoleNode> {
   const sim = await startSolSim();
   try {
     const created = await api(url, 'POST', '/v1/nodes', {
-      driver: 'ipmi', name, console_interface: 'ipmitool-socat',
+      // fake-hardware takes the ipmitool interfaces beside the fake boot and deploy these servers enable.
+      driver: 'fake-hardware', name, power_interface: 'ipmitool', management_interface: 'ipmitool', console_interface: 'ipmitool-socat',
       driver_info: {
         ipmi_address: '127.0.0.1', ipmi_port: sim.port, ipmi_username: USER, ipmi_password: PASSWORD,
         // Named, so ipmitool does not spend seconds asking ipmi_sim for its cipher suites.
