@@ -21,7 +21,7 @@ import { createHttpBoot } from './boot/http';
 import { createHttpIpxeBoot } from './boot/http-ipxe';
 import { createFakeConsole } from './console/fake';
 import { createNoConsole } from './console/no-console';
-import { createIpmitoolSocatConsole } from './ipmi/console';
+import { createIpmitoolShellinaboxConsole, createIpmitoolSocatConsole } from './ipmi/console';
 import { createFakeDeploy } from './deploy/fake';
 import { createDirectDeploy } from './deploy/direct';
 import { createRamdiskDeploy } from './deploy/ramdisk';
@@ -63,7 +63,8 @@ const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   bios: new Map([['fake', createFakeBios], ['no-bios', createNoBios], ['redfish', createRedfishBios]]),
   boot: new Map([['fake', createFakeBoot], ['redfish-virtual-media', createRedfishVirtualMediaBoot],
     ['pxe', createPxeBoot], ['ipxe', createIpxeBoot], ['http', createHttpBoot], ['http-ipxe', createHttpIpxeBoot]]),
-  console: new Map([['fake', createFakeConsole], ['no-console', createNoConsole], ['ipmitool-socat', createIpmitoolSocatConsole]]),
+  console: new Map([['fake', createFakeConsole], ['no-console', createNoConsole], ['ipmitool-socat', createIpmitoolSocatConsole],
+    ['ipmitool-shellinabox', createIpmitoolShellinaboxConsole]]),
   deploy: new Map([['fake', createFakeDeploy], ['direct', createDirectDeploy], ['ramdisk', createRamdiskDeploy], ['iscsi', createIscsiDeploy]]),
   firmware: new Map([['fake', createFakeFirmware], ['no-firmware', createNoFirmware], ['redfish', createRedfishFirmware]]),
   inspect: new Map([

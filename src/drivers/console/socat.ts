@@ -12,60 +12,9 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../conf/config';
-import { ConsoleError, ConsoleSubprocessFailed } from '../../common/errors';
+import { ConsoleSubprocessFailed } from '../../common/errors';
+import { consolePid, ensurePidDir, pidFile, processAlive, stopConsoleProcess } from './console-process';
 import { log } from '../../common/log';
-
-function pidDir(conf: Config): string {
-  return conf.optStr('console', 'terminal_pid_dir') || conf.str('DEFAULT', 'tempdir');
-}
-
-function pidFile(conf: Config, nodeUuid: string): string {
-  return path.join(pidDir(conf), `${nodeUuid}.pid`);
-}
-
-async function consolePid(file: string): Promise<number | null> {
-  try {
-    const pid = Number.parseInt((await fsp.readFile(file, 'utf8')).split('\n')[0], 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** _stop_console: false when there was no pid file (NoConsolePid). */
-async function stopConsoleProcess(conf: Config, nodeUuid: string): Promise<boolean> {
-  const file = pidFile(conf, nodeUuid);
-  const pid = await consolePid(file);
-  try {
-    if (pid === null) return false;
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') {
-        throw new ConsoleError(`Could not stop the console for node '${nodeUuid}'. Reason: ${(err as Error).message}.`);
-      }
-      log.warning(`Console process for node ${nodeUuid} is not running but pid file exists.`);
-      return true;
-    }
-    const attempts = Math.floor(conf.int('console', 'kill_timeout') / 0.2);
-    for (let attempt = 0; attempt < attempts && alive(pid); attempt += 1) {
-      if (attempt === attempts - 1) process.kill(pid, 'SIGKILL');
-      await sleep(200);
-    }
-    return true;
-  } finally {
-    await fsp.rm(file, { force: true });
-  }
-}
 
 /** get_socat_console_url. */
 export function socatConsoleUrl(conf: Config, port: number): string {
@@ -77,11 +26,7 @@ export function socatConsoleUrl(conf: Config, port: number): string {
 export async function startSocatConsole(conf: Config, nodeUuid: string, port: number, consoleCmd: string,
   env: Record<string, string> = {}): Promise<void> {
   await stopConsoleProcess(conf, nodeUuid);
-  try {
-    await fsp.mkdir(pidDir(conf), { recursive: true });
-  } catch (err) {
-    throw new ConsoleError(`Cannot create directory '${pidDir(conf)}' for console PID file. Reason: ${(err as Error).message}.`);
-  }
+  await ensurePidDir(conf);
   const file = pidFile(conf, nodeUuid);
   const host = conf.str('console', 'socat_address');
   const args = ['socat'];
@@ -95,7 +40,7 @@ export async function startSocatConsole(conf: Config, nodeUuid: string, port: nu
   log.debug(`Running subprocess: ${args.join(' ')}`);
   // socat's own messages go to a file beside the pid file: a pipe nobody reads once the conductor
   // moves on (or restarts) would block or kill it.
-  const errFile = path.join(pidDir(conf), `${nodeUuid}.socat.log`);
+  const errFile = path.join(await ensurePidDir(conf), `${nodeUuid}.socat.log`);
   const errFd = openSync(errFile, 'w', 0o600);
   let child: ChildProcess;
   try {
@@ -128,7 +73,7 @@ async function waitStarted(conf: Config, file: string, exited: Promise<number | 
       return (stderr) => `Command: ${args.join(' ')}.\nExit code: ${String(exitCode)}.\nStderr: ${JSON.stringify(stderr)}`;
     }
     const pid = await consolePid(file);
-    if (pid !== null && alive(pid)) return null;
+    if (pid !== null && processAlive(pid)) return null;
     if (Date.now() > deadline) return () => `Timeout while waiting for console subprocess to start for node ${nodeUuid}.`;
   }
 }

@@ -1,9 +1,12 @@
 /**
- * ipmitool-socat (IPMISocatConsole): the node's serial-over-LAN console served by socat on
- * `[console]socat_address`:<ipmi_terminal_port, or a port of [console]port_range>, running
- * `ipmitool ... sol activate` on a pty for the one client it accepts at a time. get_console
- * answers {"type": "socat", "url": "tcp://<socat_address>:<port>"}; any SOL session left open is
- * deactivated first, as Ironic does, so the next client's `sol activate` succeeds.
+ * The ipmitool consoles (IPMIConsole and its two kinds), the node's serial-over-LAN console on
+ * <ipmi_terminal_port, or a port of [console]port_range>, running `ipmitool ... sol activate`:
+ * - ipmitool-socat (IPMISocatConsole): socat on `[console]socat_address`, for the one client it
+ *   accepts at a time; get_console answers {"type": "socat", "url": "tcp://<socat_address>:<port>"},
+ *   any SOL session left open deactivated first, as Ironic does, so the next `sol activate` succeeds;
+ * - ipmitool-shellinabox (IPMIShellinaboxConsole, deprecated upstream with Shell In A Box but still
+ *   in 29.0.5): shellinaboxd's page at http(s)://[DEFAULT]my_ip:<port>; get_console answers
+ *   {"type": "shellinabox", "url": ...}.
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -12,7 +15,9 @@ import { log } from '../../common/log';
 import * as ipmi from '../../protocols/ipmi';
 import type { ConsoleInterface, DriverTask } from '../base';
 import { acquirePort, releasePort } from '../console/terminal-ports';
+import { shellinaboxConsoleUrl, startShellinaboxConsole, stopShellinaboxConsole } from '../console/shellinabox';
 import { socatConsoleUrl, startSocatConsole, stopSocatConsole } from '../console/socat';
+import type { Config } from '../../conf/config';
 import { IPMI_PROPERTIES, ipmiCall, parseIpmiDriverInfo, type IpmiDriverInfo } from './common';
 
 const CONSOLE_PROPERTIES = { ipmi_terminal_port: "node's UDP port to connect to. Only required for console access." };
@@ -83,9 +88,35 @@ async function allocatePort(task: DriverTask): Promise<number> {
   return port;
 }
 
-export function createIpmitoolSocatConsole(): ConsoleInterface {
+/** What differs between the ipmitool consoles: the program serving the console and its URL. */
+interface ConsoleKind {
+  name: string;
+  className: string;
+  type: string;
+  /** The program's console command around `ipmitool ... sol activate`. */
+  command(solActivate: string): string;
+  start(conf: Config, nodeUuid: string, port: number, command: string): Promise<void>;
+  stop(conf: Config, nodeUuid: string): Promise<void>;
+  url(conf: Config, port: number): string;
+  /** Whether get_console ends an open SOL session first (socat's next client runs sol activate). */
+  deactivateOnGet: boolean;
+}
+
+const SOCAT: ConsoleKind = {
+  name: 'ipmitool-socat', className: 'IPMISocatConsole', type: 'socat',
+  command: (sol) => sol, start: startSocatConsole, stop: stopSocatConsole, url: socatConsoleUrl, deactivateOnGet: true,
+};
+
+const SHELLINABOX: ConsoleKind = {
+  name: 'ipmitool-shellinabox', className: 'IPMIShellinaboxConsole', type: 'shellinabox',
+  // shellinaboxd's service line: /:<uid>:<gid>:<cwd>:<command>, as the conductor's own user.
+  command: (sol) => `/:${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}:HOME:${sol}`,
+  start: startShellinaboxConsole, stop: stopShellinaboxConsole, url: shellinaboxConsoleUrl, deactivateOnGet: false,
+};
+
+function createIpmitoolConsole(kind: ConsoleKind): ConsoleInterface {
   return {
-    kind: 'console', name: 'ipmitool-socat', className: 'IPMISocatConsole',
+    kind: 'console', name: kind.name, className: kind.className,
     properties: () => ({ ...IPMI_PROPERTIES, ...CONSOLE_PROPERTIES }),
     async validate(task) {
       const info = parseIpmiDriverInfo(task.node);
@@ -106,7 +137,7 @@ export function createIpmitoolSocatConsole(): ConsoleInterface {
       const pwFile = passwordFile(task);
       await persistPassword(pwFile, info.password);
       try {
-        await startSocatConsole(task.ctx.conf, task.node.uuid, port, `${ipmitoolCommand(task, info, pwFile)} sol activate`);
+        await kind.start(task.ctx.conf, task.node.uuid, port, kind.command(`${ipmitoolCommand(task, info, pwFile)} sol activate`));
       } catch (err) {
         await fsp.rm(pwFile, { force: true });
         throw err;
@@ -115,7 +146,7 @@ export function createIpmitoolSocatConsole(): ConsoleInterface {
     async stopConsole(task) {
       parseIpmiDriverInfo(task.node);
       try {
-        await stopSocatConsole(task.ctx.conf, task.node.uuid);
+        await kind.stop(task.ctx.conf, task.node.uuid);
       } finally {
         await fsp.rm(passwordFile(task), { force: true });
       }
@@ -124,8 +155,13 @@ export function createIpmitoolSocatConsole(): ConsoleInterface {
     },
     async getConsole(task) {
       const info = parseIpmiDriverInfo(task.node);
-      await deactivateSol(task).catch((err: unknown) => log.debug(`sol deactivate before a console client: ${(err as Error).message}`));
-      return { type: 'socat', url: socatConsoleUrl(task.ctx.conf, info.terminalPort ?? 0) };
+      if (kind.deactivateOnGet) {
+        await deactivateSol(task).catch((err: unknown) => log.debug(`sol deactivate before a console client: ${(err as Error).message}`));
+      }
+      return { type: kind.type, url: kind.url(task.ctx.conf, info.terminalPort ?? 0) };
     },
   };
 }
+
+export const createIpmitoolSocatConsole = (): ConsoleInterface => createIpmitoolConsole(SOCAT);
+export const createIpmitoolShellinaboxConsole = (): ConsoleInterface => createIpmitoolConsole(SHELLINABOX);
