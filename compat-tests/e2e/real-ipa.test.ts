@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { labConf, startLabIronic, type LabIronic } from '../support/lab/ironic';
+import { sha512Crypt } from '../../src/common/sha-crypt';
+import { labConf, startLabIronic, type LabIronic, type LabRamdisk } from '../support/lab/ironic';
+import { buildMarkerImage, INJECTED_FILE } from '../support/lab/marker-image';
 import { createLabNetwork, labUnavailable, type LabNetwork } from '../support/lab/network';
 import { ensureRamdisk } from '../support/lab/ramdisk';
 import { startLabVm, type LabVm } from '../support/lab/vm-bmc';
@@ -22,9 +24,12 @@ let net: LabNetwork | undefined;
 let vm: LabVm | undefined;
 let ironic: LabIronic | undefined;
 let uuid: string;
+let ramdisk: LabRamdisk;
 
 // Test-only settings on top of the README's lab example: IPA's full-disk shred is far too slow
-// under TCG (metadata erasure still runs), and heartbeats come sooner than the 300 s default.
+// under TCG (metadata erasure still runs), heartbeats come sooner than the 300 s default, IPMI
+// commands are spaced by 1 s instead of 5, and inspection also fills memory_mb and local_gb
+// (Ironic 2025.1's default hooks set only cpu_arch).
 const TEST_CONF = `
 [deploy]
 erase_devices_priority = 0
@@ -34,6 +39,9 @@ ramdisk_heartbeat_timeout = 60
 
 [ipmi]
 min_command_interval = 1
+
+[inspector]
+hooks = $default_hooks,memory,root-device
 `;
 
 async function bmOk(args: string[], timeoutMs?: number): Promise<string> {
@@ -47,7 +55,8 @@ async function waitState(want: string, timeoutMs: number): Promise<Row> {
   let node: Row = {};
   while (Date.now() < deadline) {
     node = await ironic!.get<Row>(`/v1/nodes/${uuid}`);
-    if (node.provision_state === want && node.target_provision_state === null && node.reservation === null) return node;
+    const settled = node.target_provision_state === null || want.endsWith('failed');
+    if (node.provision_state === want && settled && node.reservation === null) return node;
     if (/failed$/.test(String(node.provision_state)) && !want.endsWith('failed')) break;
     await new Promise((r) => setTimeout(r, 5000));
   }
@@ -59,7 +68,7 @@ before(async () => {
   if (skip) return;
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'ironic-e2e-'));
   await fsp.chmod(dir, 0o755); // dnsmasq reads its host and option files as nobody
-  const ramdisk = await ensureRamdisk();
+  ramdisk = await ensureRamdisk();
   net = await createLabNetwork({ name: 'its-e2e' });
   vm = await startLabVm({ net, dir });
   ironic = await startLabIronic({ net, dir, conf: labConf({ net, dir, ramdisk }) + TEST_CONF });
@@ -74,7 +83,7 @@ after(async () => {
 
 test('enroll an ipmi node with ipxe boot and the direct deploy, and manage it (power read over IPMI)', { skip: skip ?? false }, async () => {
   const created = JSON.parse(await bmOk(['node', 'create', '--driver', 'ipmi', '--name', 'lab-vm',
-    '--boot-interface', 'ipxe', '--deploy-interface', 'direct',
+    '--boot-interface', 'ipxe', '--deploy-interface', 'direct', '--property', 'capabilities=boot_mode:bios',
     ...Object.entries(vm!.driverInfo()).flatMap(([k, v]) => ['--driver-info', `${k}=${v}`]), '-f', 'json'])) as Row;
   uuid = created.uuid;
   await bmOk(['port', 'create', vm!.mac, '--node', uuid]);
@@ -82,6 +91,21 @@ test('enroll an ipmi node with ipxe boot and the direct deploy, and manage it (p
   const node = await ironic!.get<Row>(`/v1/nodes/${uuid}`);
   assert.equal(node.provision_state, 'manageable');
   assert.equal(node.power_state, 'power off');
+});
+
+test('inspect in band: the agent posts its inventory, stored with properties and the port', { skip: skip ?? false }, async () => {
+  await bmOk(['node', 'inspect', uuid]);
+  const node = await waitState('manageable', 1_800_000);
+  assert.equal(node.last_error, null);
+  const inventory = await ironic!.get<Row>(`/v1/nodes/${uuid}/inventory`);
+  const macs = (inventory.inventory.interfaces as Row[]).map((i) => String(i.mac_address).toLowerCase());
+  assert.ok(macs.includes(vm!.mac), `inventory interfaces ${macs.join(', ')}`);
+  assert.equal(inventory.inventory.disks.some((d: Row) => d.name === '/dev/vda'), true);
+  assert.equal(node.properties.cpu_arch, 'x86_64');
+  assert.equal(Number(node.properties.memory_mb) > 1500, true, JSON.stringify(node.properties));
+  assert.equal(Number(node.properties.local_gb) >= 4, true, JSON.stringify(node.properties));
+  const ports = await ironic!.get<{ ports: Row[] }>(`/v1/ports?node=${uuid}`);
+  assert.deepEqual(ports.ports.map((p) => p.address), [vm!.mac]);
 });
 
 test('provide: the VM network-boots the ramdisk, IPA looks up, heartbeats and cleans, and the node is available', { skip: skip ?? false }, async () => {
@@ -98,3 +122,35 @@ test('provide: the VM network-boots the ramdisk, IPA looks up, heartbeats and cl
   assert.match(await fsp.readFile(ironic!.logFile, 'utf8'), /Agent on node \S+ returned clean command success/);
   process.stdout.write(`# provide with IPA cleaning took ${Math.round((Date.now() - started) / 1000)} s\n`);
 });
+
+test('deploy a whole-disk image with a configdrive and extra_data: active, the VM boots its disk and shows them', { skip: skip ?? false }, async () => {
+  const image = await buildMarkerImage(dir, ramdisk);
+  await bmOk(['node', 'set', uuid, '--instance-info', `image_source=file://${image.path}`,
+    '--instance-info', 'image_os_hash_algo=sha256', '--instance-info', `image_os_hash_value=${image.sha256}`]);
+  const token = `e2e-injected-${Math.random().toString(36).slice(2, 10)}`;
+  const password = 'e2e-Secret-1';
+  const from = (await vm!.console()).length;
+  const status = await ironic!.put(`/v1/nodes/${uuid}/states/provision`, {
+    target: 'active',
+    configdrive: { meta_data: { hostname: 'e2e-vm' } },
+    extra_data: { admin_pass: password, files: [{ path: INJECTED_FILE, contents: Buffer.from(`${token}\n`).toString('base64') }] },
+  });
+  assert.equal(status, 202);
+  const node = await waitState('active', 2_400_000);
+  assert.equal(node.last_error, null);
+  const text = await vm!.waitConsole(/E2E-MARKER .*/, 900_000, from);
+  const marker = /E2E-MARKER uuid=(\S*) file=(\S*) hash=(\S*)/.exec(text);
+  assert.ok(marker, text.slice(-2000));
+  assert.equal(marker[1], uuid, 'the config drive\'s meta_data.json names the node');
+  assert.equal(marker[2], token, 'the injected file is on the root file system');
+  const salt = marker[3]!.split('$')[2]!;
+  assert.equal(marker[3], sha512Crypt(password, salt), 'root\'s password hash is the admin password\'s');
+});
+
+test('undeploy cleans through IPA and the node is available again', { skip: skip ?? false }, async () => {
+  await bmOk(['node', 'undeploy', uuid]);
+  const node = await waitState('available', 2_400_000);
+  assert.equal(node.last_error, null);
+  assert.equal(node.power_state, 'power off');
+});
+

@@ -77,7 +77,10 @@ async function startLabDnsmasq(conf: Config, iface: string): Promise<DnsmasqSupe
       dhcp_hostsdir: conf.str('dnsmasq', 'dhcp_hostsdir'),
       dhcp_optsdir: conf.str('dnsmasq', 'dhcp_optsdir'),
       dhcp_leasefile: conf.str('dnsmasq', 'dhcp_leasefile'),
-      pid_file: conf.str('dnsmasq', 'pid_file'),
+      // dnsmasq picks host and option files up by inotify; [dnsmasq]pid_file (SIGHUP after each
+      // change) stays the operator's choice, since Debian 12's dnsmasq 2.90 crashes on SIGHUP with
+      // these directories.
+      pid_file: conf.optStr('dnsmasq', 'pid_file') ?? path.join(path.dirname(conf.str('dnsmasq', 'dhcp_leasefile')), 'dnsmasq.pid'),
     },
     defaultBoot: {
       bios: conf.str('pxe', 'ipxe_bootfile_name'),

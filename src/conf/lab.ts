@@ -83,13 +83,15 @@ function labDefaults(conf: Config, iface: LabInterface): Defaults {
       dhcp_hostsdir: path.join(labDir, 'dnsmasq', 'hostsdir.d'),
       dhcp_optsdir: path.join(labDir, 'dnsmasq', 'optsdir.d'),
       dhcp_leasefile: path.join(labDir, 'dnsmasq', 'dnsmasq.leases'),
-      pid_file: path.join(labDir, 'dnsmasq', 'dnsmasq.pid'),
     },
     pxe: {
       builtin_tftp_server: true,
       builtin_tftp_host: iface.address,
       tftp_server: iface.address,
       tftp_root: path.join(labDir, 'tftpboot'),
+      tftp_master_path: path.join(labDir, 'tftp_master_images'),
+      images_path: path.join(labDir, 'images'),
+      instance_master_path: path.join(labDir, 'master_images'),
     },
     deploy: {
       builtin_http_server: true,

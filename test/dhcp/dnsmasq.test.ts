@@ -136,6 +136,18 @@ test('reload sends SIGHUP to the pid in pid_file', async () => {
   }
 });
 
+test('a dnsmasq that is not running (crashed, restarting) does not fail the node: files are written, no signal', async () => {
+  const child = spawn(process.execPath, ['-e', '0']);
+  await once(child, 'exit');
+  const pidFile = path.join(dir, 'dnsmasq.pid');
+  await fsp.writeFile(pidFile, `${child.pid}\n`);
+  const p = new DnsmasqDhcpProvider({ ...conf, pid_file: pidFile });
+  assert.equal(await p.reload(), false);
+  await p.updateDhcpOpts({ uuid: NODE, pxe_macs: ['aa:bb:cc:dd:ee:ff'] }, []);
+  await p.cleanDhcpOpts({ uuid: NODE, pxe_macs: ['aa:bb:cc:dd:ee:ff'] });
+  assert.equal(await fsp.readFile(p.hostFilePath('aa:bb:cc:dd:ee:ff'), 'utf8'), 'aa:bb:cc:dd:ee:ff,ignore\n');
+});
+
 test('none provider does nothing; factory picks providers', async () => {
   const none = createDhcpProvider('none');
   assert.deepEqual(await none.updateDhcpOpts({ uuid: NODE, pxe_macs: ['aa:bb:cc:dd:ee:ff'] }, []), {});

@@ -48,6 +48,8 @@ export interface LabIronic {
   logFile: string;
   /** `baremetal ARGS` inside the namespace (noauth). */
   baremetal(args: string[], timeoutMs?: number): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** PUT a JSON body to an API path with curl inside the namespace; resolves with the HTTP status. */
+  put(urlPath: string, body: unknown): Promise<number>;
   /** GET an API path with curl inside the namespace, parsed. */
   get<T = Record<string, unknown>>(urlPath: string): Promise<T>;
   stop(): Promise<void>;
@@ -100,6 +102,12 @@ export async function startLabIronic(o: { net: LabNetwork; dir: string; conf: st
     baremetal(bmArgs, timeoutMs = 300_000) {
       const [f, a] = o.net.inside('/usr/bin/baremetal', ['--os-endpoint', url, '--os-auth-type', 'none', '--os-baremetal-api-version', '1.82', ...bmArgs]);
       return run(f, a, env, timeoutMs);
+    },
+    async put(urlPath, body) {
+      const [f, a] = o.net.inside('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-X', 'PUT', '-H', 'Content-Type: application/json',
+        '-H', 'X-OpenStack-Ironic-API-Version: 1.96', '--data-binary', JSON.stringify(body), `${url}${urlPath}`]);
+      const r = await run(f, a, env, 60_000);
+      return Number(r.stdout);
     },
     async get<T>(urlPath: string): Promise<T> {
       const r = await curl(urlPath);
