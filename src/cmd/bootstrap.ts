@@ -7,6 +7,7 @@ import { closeNotifications, configureNotifications } from '../notifications/not
 import { parseArgs } from '../conf/cli';
 import { Config, InvalidOptionValue } from '../conf/config';
 import { embeddedDefaults } from '../conf/embedded';
+import { applyLabMode } from '../conf/lab';
 import { configureLogging, log } from '../common/log';
 import { maskMessage } from '../common/mask';
 import { openDatabase, Database } from '../db/connection';
@@ -23,6 +24,7 @@ export function bootstrap(argv: string[]): Bootstrapped {
   let conf: Config;
   try {
     conf = new Config(args.configFiles, embedded ? embeddedDefaults() : {});
+    applyLabMode(conf);
   } catch (err) {
     if (err instanceof InvalidOptionValue || err instanceof Error) fatal(err.message);
     throw err;

@@ -4,12 +4,14 @@
  */
 import type { VirtualMediaInfo, VmediaDevice } from '../common/boot-devices';
 import { InvalidParameterValue } from '../common/errors';
+import { log } from '../common/log';
 import * as allocationsRepo from '../db/repositories/allocations';
 import type { AllocationRecord, NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
 import type {
   BootDevice, ConductorApi, ConsoleInfo, DeployRequest, IndicatorFields, InterfaceValidation, JsonObject, Step,
   VendorMethodInfo, VendorPassthruResult, VifInfo,
 } from '../rpc/conductor-api';
+import { storeAgentCertificate } from './agent-certificate';
 import { getNodeWithToken } from './agent-token';
 import * as allocations from './allocations';
 import { doNodeClean } from './cleaning';
@@ -268,6 +270,13 @@ export class ConductorManager implements ConductorApi {
       const expected = (task.node.driver_internal_info ?? {}).agent_secret_token;
       if (agentToken === null || agentToken !== expected) {
         throw new InvalidParameterValue('Invalid or missing agent token received.');
+      }
+      if (this.ctx.conf.bool('agent', 'require_tls') && callbackUrl && !callbackUrl.startsWith('https://')) {
+        log.error(`Rejecting callback_url ${callbackUrl} for node ${task.node.uuid} because it does not use TLS`);
+        throw new InvalidParameterValue('TLS is required by configuration');
+      }
+      if (typeof extra.agent_verify_ca === 'string' && extra.agent_verify_ca) {
+        extra = { ...extra, agent_verify_ca: await storeAgentCertificate(this.ctx.conf, task.node, extra.agent_verify_ca) };
       }
       task.spawnAfter((t) => processHeartbeat(this.tasks, t, callbackUrl, agentVersion, extra));
     });

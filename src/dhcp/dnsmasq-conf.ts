@@ -35,8 +35,11 @@ export function renderDnsmasqConf(o: DnsmasqBaseOptions): string {
   const d = o.default_boot;
   if (d) {
     const server = d.tftp_server ? `,,${d.tftp_server}` : '';
-    if (d.ipxe_script_url) lines.push(`dhcp-boot=tag:ipxe,${d.ipxe_script_url}`);
-    lines.push(`dhcp-boot=tag:!ipxe,tag:efi-x86_64,${d.uefi}${server}`, `dhcp-boot=tag:!ipxe,tag:!efi-x86_64,${d.bios}${server}`);
+    // Only for machines without a host file (tag `ironic`): an enrolled node boots what its boot
+    // interface's options say (pxelinux.0 for `pxe`), which a default filename would override.
+    if (d.ipxe_script_url) lines.push(`dhcp-boot=tag:!ironic,tag:ipxe,${d.ipxe_script_url}`);
+    lines.push(`dhcp-boot=tag:!ironic,tag:!ipxe,tag:efi-x86_64,${d.uefi}${server}`,
+      `dhcp-boot=tag:!ironic,tag:!ipxe,tag:!efi-x86_64,${d.bios}${server}`);
   }
   return lines.join('\n') + '\n';
 }

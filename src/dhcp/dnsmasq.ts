@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { log } from '../common/log';
 import type { DhcpOption } from './boot-options';
 import type { DhcpNode, DhcpProvider, DhcpUpdateResult } from './provider';
 
@@ -121,6 +122,12 @@ export class DnsmasqDhcpProvider implements DhcpProvider {
     try {
       process.kill(pid, 'SIGHUP');
     } catch (err) {
+      // A dnsmasq that is not running has nothing stale to drop: it reads both directories when
+      // it starts again. Failing the node's operation for it would leave the node in error.
+      if ((err as NodeJS.ErrnoException).code === 'ESRCH') {
+        log.warning(`dnsmasq (pid ${pid} in ${this.conf.pid_file}) is not running; its host and option files are read when it starts`);
+        return false;
+      }
       throw new DnsmasqError(`cannot signal dnsmasq pid ${pid}: ${(err as Error).message}`);
     }
     return true;

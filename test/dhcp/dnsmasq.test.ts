@@ -98,7 +98,7 @@ test('base config with hostsdir/optsdir and default boot passes dnsmasq --test',
   await fsp.mkdir(conf.dhcp_optsdir);
   const text = renderDnsmasqConf({ ...conf, dhcp_range: '192.0.2.100,192.0.2.200,12h', default_boot: { bios: 'undionly.kpxe', uefi: 'snponly.efi', ipxe_script_url: 'http://192.0.2.1:8080/boot.ipxe', tftp_server: '192.0.2.1' } });
   assert.match(text, /^dhcp-match=set:ipxe,175$/m);
-  assert.match(text, /^dhcp-boot=tag:!ipxe,tag:efi-x86_64,snponly.efi,,192.0.2.1$/m);
+  assert.match(text, /^dhcp-boot=tag:!ironic,tag:!ipxe,tag:efi-x86_64,snponly.efi,,192.0.2.1$/m);
   await dnsmasqTest(text);
 });
 
@@ -134,6 +134,18 @@ test('reload sends SIGHUP to the pid in pid_file', async () => {
   } finally {
     if (child.exitCode === null) child.kill();
   }
+});
+
+test('a dnsmasq that is not running (crashed, restarting) does not fail the node: files are written, no signal', async () => {
+  const child = spawn(process.execPath, ['-e', '0']);
+  await once(child, 'exit');
+  const pidFile = path.join(dir, 'dnsmasq.pid');
+  await fsp.writeFile(pidFile, `${child.pid}\n`);
+  const p = new DnsmasqDhcpProvider({ ...conf, pid_file: pidFile });
+  assert.equal(await p.reload(), false);
+  await p.updateDhcpOpts({ uuid: NODE, pxe_macs: ['aa:bb:cc:dd:ee:ff'] }, []);
+  await p.cleanDhcpOpts({ uuid: NODE, pxe_macs: ['aa:bb:cc:dd:ee:ff'] });
+  assert.equal(await fsp.readFile(p.hostFilePath('aa:bb:cc:dd:ee:ff'), 'utf8'), 'aa:bb:cc:dd:ee:ff,ignore\n');
 });
 
 test('none provider does nothing; factory picks providers', async () => {

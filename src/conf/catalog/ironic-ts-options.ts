@@ -210,6 +210,19 @@ export const EXTRA_OPTIONS = {
     driver: { type: 'string' },
     inspection_scope: { type: 'string' },
   },
+  // ironic-ts's lab mode: one provisioning network served by this conductor alone. Naming the
+  // interface makes the conductor run and supervise dnsmasq for DHCP on it, serve TFTP and HTTP
+  // itself and enable ipmi, redfish, ipxe/pxe boot and the direct deploy (src/conf/lab.ts applies
+  // the defaults, src/dhcp/dnsmasq-supervisor.ts runs dnsmasq). Unset: no lab mode.
+  lab: {
+    provisioning_interface: { type: 'string' },
+    // dnsmasq's dhcp-range; unset: the upper half of the interface's IPv4 subnet.
+    dhcp_range: { type: 'string' },
+    dhcp_lease_time: { type: 'string', default: '1h' },
+    dnsmasq_binary: { type: 'string', default: '/usr/sbin/dnsmasq' },
+    // Where iPXE's network boot programs are (Debian's `ipxe` package), copied into tftp_root.
+    ipxe_dir: { type: 'string', default: '/usr/lib/ipxe' },
+  },
   inspection_rules: {
     built_in_rules: { type: 'string' },
     mask_secrets: { type: 'string', default: 'always', choices: ['always', 'never', 'sensitive'] },

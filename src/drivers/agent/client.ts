@@ -15,6 +15,7 @@ import type { Config } from '../../conf/config';
 import type { NodeRecord, PortRecord } from '../../db/models';
 import type { JsonObject } from '../base';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { agentHttp, agentVerify } from './transport';
 
 /** One entry of the agent's command list (get_commands_status). */
 export interface AgentCommand {
@@ -67,10 +68,15 @@ export class AgentClient {
     return this.conf.int('agent', 'command_timeout') * 1000;
   }
 
-  /** fetch bounded by [agent]command_timeout; network failures become AgentConnectionFailed. */
-  private async send(url: string, init: RequestInit, what: string): Promise<Response> {
+  /**
+   * One request bounded by [agent]command_timeout, verified as the node says (agentVerify);
+   * network and TLS failures become AgentConnectionFailed.
+   */
+  private async send(node: AgentNode, url: string, init: { method: string; headers?: Record<string, string>; body?: string },
+    what: string): Promise<Response> {
+    const verify = agentVerify(this.conf, node);
     try {
-      return await fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs()) });
+      return await agentHttp(url, { ...init, timeoutMs: this.timeoutMs(), verify });
     } catch (err) {
       const cause = (err as { cause?: Error }).cause?.message ?? (err as Error).message;
       throw new AgentConnectionFailed({ reason: `${what}. Error: ${cause}` });
@@ -103,7 +109,7 @@ export class AgentClient {
       log.debug(`Executing agent command ${method} for node ${node.uuid}`);
       let res: Response;
       try {
-        res = await this.send(`${url}?${query.toString()}`, {
+        res = await this.send(node, `${url}?${query.toString()}`, {
           method: 'POST', headers: { 'Content-Type': 'application/json' }, body,
         }, `Failed to connect to the agent running on node ${node.uuid} for invoking command ${method}`);
       } catch (err) {
@@ -161,7 +167,7 @@ export class AgentClient {
   /** get_commands_status: every command the agent ran since it booted, oldest first. */
   async getCommandsStatus(node: AgentNode, retryConnection = true): Promise<AgentCommand[]> {
     const get = async () => {
-      const res = await this.send(this.commandUrl(node), { method: 'GET' },
+      const res = await this.send(node, this.commandUrl(node), { method: 'GET' },
         `Failed to connect to the agent running on node ${node.uuid} to collect commands status`);
       const body = await res.json().catch(() => ({})) as { commands?: AgentCommand[] };
       return body.commands ?? [];
