@@ -75,7 +75,8 @@ test('the Prometheus figures move during a deploy and a power sync against a Red
   assert.equal(value(before, 'ironic_conductor_workers', { kind: 'size' }), 100);
 
   const redfish = await api(target.url, 'POST', '/v1/nodes', {
-    driver: 'redfish', boot_interface: 'redfish-virtual-media', deploy_interface: 'fake',
+    // fake-hardware with the Redfish power and management (Ironic 2025.1's redfish type takes no fake deploy).
+    driver: 'fake-hardware', power_interface: 'redfish', management_interface: 'redfish', deploy_interface: 'fake',
     driver_info: { redfish_address: bmc.url, redfish_username: 'admin', redfish_password: 'bmc-secret', redfish_system_id: '/redfish/v1/Systems/1' },
   });
   assert.equal(redfish.status, 201, JSON.stringify(redfish.json));
