@@ -25,10 +25,12 @@ let vm: LabVm | undefined;
 let ironic: LabIronic | undefined;
 let uuid: string;
 let ramdisk: LabRamdisk;
+let image: { path: string; sha256: string };
 
 // Test-only settings on top of the README's lab example: IPA's full-disk shred is far too slow
 // under TCG (metadata erasure still runs), heartbeats come sooner than the 300 s default, IPMI
-// commands are spaced by 1 s instead of 5, and inspection also fills memory_mb and local_gb
+// commands are spaced by 1 s instead of 5 and retried for 15 s instead of 60 (a dead BMC is
+// found sooner), the power sync runs every 20 s, and inspection also fills memory_mb and local_gb
 // (Ironic 2025.1's default hooks set only cpu_arch).
 const TEST_CONF = `
 [deploy]
@@ -39,9 +41,13 @@ ramdisk_heartbeat_timeout = 60
 
 [ipmi]
 min_command_interval = 1
+command_retry_timeout = 15
 
 [inspector]
 hooks = $default_hooks,memory,root-device
+
+[conductor]
+sync_power_state_interval = 20
 `;
 
 async function bmOk(args: string[], timeoutMs?: number): Promise<string> {
@@ -83,7 +89,8 @@ after(async () => {
 
 test('enroll an ipmi node with ipxe boot and the direct deploy, and manage it (power read over IPMI)', { skip: skip ?? false }, async () => {
   const created = JSON.parse(await bmOk(['node', 'create', '--driver', 'ipmi', '--name', 'lab-vm',
-    '--boot-interface', 'ipxe', '--deploy-interface', 'direct', '--property', 'capabilities=boot_mode:bios',
+    '--boot-interface', 'ipxe', '--deploy-interface', 'direct', '--rescue-interface', 'agent',
+    '--property', 'capabilities=boot_mode:bios',
     ...Object.entries(vm!.driverInfo()).flatMap(([k, v]) => ['--driver-info', `${k}=${v}`]), '-f', 'json'])) as Row;
   uuid = created.uuid;
   await bmOk(['port', 'create', vm!.mac, '--node', uuid]);
@@ -124,7 +131,7 @@ test('provide: the VM network-boots the ramdisk, IPA looks up, heartbeats and cl
 });
 
 test('deploy a whole-disk image with a configdrive and extra_data: active, the VM boots its disk and shows them', { skip: skip ?? false }, async () => {
-  const image = await buildMarkerImage(dir, ramdisk);
+  image = await buildMarkerImage(dir, ramdisk);
   await bmOk(['node', 'set', uuid, '--instance-info', `image_source=file://${image.path}`,
     '--instance-info', 'image_os_hash_algo=sha256', '--instance-info', `image_os_hash_value=${image.sha256}`]);
   const token = `e2e-injected-${Math.random().toString(36).slice(2, 10)}`;
@@ -147,6 +154,19 @@ test('deploy a whole-disk image with a configdrive and extra_data: active, the V
   assert.equal(marker[3], sha512Crypt(password, salt), 'root\'s password hash is the admin password\'s');
 });
 
+test('rescue through IPA with a rescue password, then unrescue: the VM boots its disk again', { skip: skip ?? false }, async () => {
+  await bmOk(['node', 'rescue', uuid, '--rescue-password', 'e2e-Rescue-1']);
+  const rescued = await waitState('rescue', 1_800_000);
+  assert.equal(rescued.last_error, null);
+  assert.match(await vm!.console(), /finalize_rescue/);
+  const from = (await vm!.console()).length;
+  await bmOk(['node', 'unrescue', uuid]);
+  const node = await waitState('active', 1_800_000);
+  assert.equal(node.last_error, null);
+  const text = await vm!.waitConsole(/E2E-MARKER .*/, 900_000, from);
+  assert.match(text, new RegExp(`E2E-MARKER uuid=${uuid} `));
+});
+
 test('undeploy cleans through IPA and the node is available again', { skip: skip ?? false }, async () => {
   await bmOk(['node', 'undeploy', uuid]);
   const node = await waitState('available', 2_400_000);
@@ -154,3 +174,28 @@ test('undeploy cleans through IPA and the node is available again', { skip: skip
   assert.equal(node.power_state, 'power off');
 });
 
+test('a wrong image checksum fails the deploy cleanly, and the node is cleaned back to available', { skip: skip ?? false }, async () => {
+  await bmOk(['node', 'set', uuid, '--instance-info', `image_source=file://${image.path}`,
+    '--instance-info', 'image_os_hash_algo=sha256', '--instance-info', `image_os_hash_value=${'0'.repeat(64)}`]);
+  await bmOk(['node', 'deploy', uuid]);
+  const failed = await waitState('deploy failed', 1_800_000);
+  assert.match(String(failed.last_error), /checksum/i);
+  await bmOk(['node', 'undeploy', uuid]);
+  const node = await waitState('available', 2_400_000);
+  assert.equal(node.last_error, null);
+});
+
+test('the BMC stops answering: the power sync puts the node in maintenance', { skip: skip ?? false }, async () => {
+  await vm!.stopBmc();
+  const deadline = Date.now() + 900_000;
+  let node: Row = {};
+  while (Date.now() < deadline) {
+    node = await ironic!.get<Row>(`/v1/nodes/${uuid}`);
+    if (node.maintenance) break;
+    await new Promise((r) => setTimeout(r, 5000));
+  }
+  assert.equal(node.maintenance, true, JSON.stringify(node).slice(0, 500));
+  assert.equal(node.fault, 'power failure');
+  assert.match(String(node.maintenance_reason), /power/i);
+  await vm!.startBmc();
+});

@@ -33,6 +33,8 @@ export async function startFuzzServer(keepLog?: string): Promise<FuzzServer> {
     ipmi: { command_retry_timeout: '3', min_command_interval: '0' },
     redfish: { connection_attempts: '1', connection_retry_interval: '1' },
     conductor: { power_state_change_timeout: '5', sync_power_state_interval: '10' },
+    // A heartbeat with the fixture node's token and an agent_verify_ca stores that certificate.
+    agent: { certificates_path: path.join(dir, 'certificates') },
   }).catch(async (err: unknown) => {
     await bmcs.stop(); // Its sockets would keep the process alive.
     throw err;

@@ -37,6 +37,8 @@ provisioning_interface = ${o.net.bridge}
 [conductor]
 deploy_kernel = file://${o.ramdisk.kernel}
 deploy_ramdisk = file://${o.ramdisk.initramfs}
+rescue_kernel = file://${o.ramdisk.kernel}
+rescue_ramdisk = file://${o.ramdisk.initramfs}
 
 [pxe]
 kernel_append_params = console=ttyS0,115200n8 nofb nomodeset vga=normal

@@ -5,7 +5,7 @@
  * (with /etc/shadow, so extra_data can set root's password). The initrd's init (busybox, from the
  * deploy ramdisk) reads the config drive and the root partition and prints
  *   E2E-MARKER uuid=<meta_data.json uuid> file=<e2e-injected-... token> hash=<root's password hash>
- * on the serial console, then powers the machine off.
+ * on the serial console, then idles.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
@@ -35,7 +35,8 @@ file=$(grep -a -o -m1 'e2e-injected-[0-9A-Za-z]*' /dev/vda2 | head -n1)
 hash=$(grep -a -o -m1 'root:[$][56][$][^:]*' /dev/vda2 | head -n1 | cut -d: -f2)
 echo "E2E-MARKER uuid=$uuid file=$file hash=$hash"
 sync
-poweroff -f
+# Stays up, as an instance does: the power sync sees the power state the conductor left.
+while true; do sleep 3600; done
 `;
 
 const SYSLINUX_CFG = `SERIAL 0 115200
