@@ -13,9 +13,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { sha512Crypt } from '../../src/common/sha-crypt';
 import { labConf, startLabIronic, type LabIronic, type LabRamdisk } from '../support/lab/ironic';
-import { buildIscsiInstance, ensureIscsiRamdisk, placePxelinux } from '../support/lab/iscsi-instance';
+import { buildIscsiInstance, placePxelinux } from '../support/lab/iscsi-instance';
 import { INJECTED_FILE } from '../support/lab/marker-image';
 import { createLabNetwork, labUnavailable, type LabNetwork } from '../support/lab/network';
+import { ensureIscsiRamdisk } from '../support/lab/ramdisk';
 import { startLabVm, type LabVm } from '../support/lab/vm-bmc';
 
 type Row = Record<string, any>;

@@ -1,14 +1,13 @@
 /**
- * The iscsi deploy's pieces for the lab: its ramdisk (scripts/iscsi-ramdisk.sh, built on first use
- * in seconds), pxelinux for the `pxe` boot interface, and a partition-image instance: an ext4 root
- * (with /etc/shadow for extra_data) plus a kernel and initrd the `boot` entry starts. The initrd's init
+ * The iscsi deploy's pieces for the lab (its ramdisk is in ./ramdisk.ts): pxelinux for the `pxe` boot
+ * interface, and a partition-image instance: an ext4 root (with /etc/shadow for extra_data) plus a
+ * kernel and initrd the `boot` entry starts. The initrd's init
  * (busybox, modules and kernel from the iscsi ramdisk) finds the partitions by their signatures
  * (ext4's UUID, swap's SWAPSPACE2, the configdrive's meta_data.json) and prints
  *   ISCSI-MARKER root=<root= argument> rootdev=<its partition> uuid=<meta_data.json uuid> file=<injected token>
  *   hash=<root's password hash> swap=<the swap partition>
  * on the serial console, then powers the machine off.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -16,18 +15,6 @@ import { pipeline } from 'node:stream/promises';
 import type { LabRamdisk } from './ironic';
 import { INJECTED_FILE } from './marker-image';
 import { sh } from './network';
-
-const SCRIPT = path.resolve(__dirname, '..', '..', '..', '..', 'scripts', 'iscsi-ramdisk.sh');
-
-export function ensureIscsiRamdisk(): Promise<LabRamdisk> {
-  return new Promise((resolve, reject) => {
-    execFile('bash', [SCRIPT, 'build'], { timeout: 1_800_000 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`building the iscsi ramdisk failed: ${String(stderr)}`));
-      const dir = String(stdout).trim();
-      resolve({ kernel: path.join(dir, 'iscsi-deploy.kernel'), initramfs: path.join(dir, 'iscsi-deploy.initramfs') });
-    });
-  });
-}
 
 /** pxelinux.0 and ldlinux.c32 (Debian's pxelinux and syslinux-common) where the boot loader looks. */
 export async function placePxelinux(tftpRoot: string): Promise<void> {
