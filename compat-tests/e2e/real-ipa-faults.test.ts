@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { labConf, startLabIronic, type LabIronic } from '../support/lab/ironic';
+import { bmOk as labBmOk, labConf, startLabIronic, waitState as labWaitState, type LabIronic } from '../support/lab/ironic';
 import { buildMarkerImage } from '../support/lab/marker-image';
 import { createLabNetwork, labUnavailable, type LabNetwork } from '../support/lab/network';
 import { ensureRamdisk } from '../support/lab/ramdisk';
@@ -44,23 +44,10 @@ check_provision_state_interval = 15
 min_command_interval = 1
 `;
 
-async function bmOk(args: string[]): Promise<string> {
-  const r = await ironic!.baremetal(args);
-  assert.equal(r.code, 0, `baremetal ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
 
-async function waitState(want: string, timeoutMs: number): Promise<Row> {
-  const deadline = Date.now() + timeoutMs;
-  let node: Row = {};
-  while (Date.now() < deadline) {
-    node = await ironic!.get<Row>(`/v1/nodes/${uuid}`);
-    const settled = node.target_provision_state === null || want.endsWith('failed');
-    if (node.provision_state === want && settled && node.reservation === null) return node;
-    await new Promise((r) => setTimeout(r, 5000));
-  }
-  throw new Error(`node never reached ${want}: ${node.provision_state} (last_error ${node.last_error})`);
-}
+
+const bmOk = (args: string[], timeoutMs?: number): Promise<string> => labBmOk(ironic!, args, timeoutMs);
+const waitState = (want: string, timeoutMs: number): Promise<Row> => labWaitState(ironic!, uuid, want, timeoutMs);
 
 before(async () => {
   if (skip) return;

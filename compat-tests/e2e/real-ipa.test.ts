@@ -10,7 +10,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sha512Crypt } from '../../src/common/sha-crypt';
-import { labConf, startLabIronic, type LabIronic, type LabRamdisk } from '../support/lab/ironic';
+import { bmOk as labBmOk, labConf, startLabIronic, waitState as labWaitState, type LabIronic, type LabRamdisk } from '../support/lab/ironic';
 import { buildMarkerImage, INJECTED_FILE } from '../support/lab/marker-image';
 import { createLabNetwork, labUnavailable, type LabNetwork } from '../support/lab/network';
 import { ensureRamdisk } from '../support/lab/ramdisk';
@@ -50,25 +50,10 @@ hooks = $default_hooks,memory,root-device
 sync_power_state_interval = 20
 `;
 
-async function bmOk(args: string[], timeoutMs?: number): Promise<string> {
-  const r = await ironic!.baremetal(args, timeoutMs);
-  assert.equal(r.code, 0, `baremetal ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
 
-async function waitState(want: string, timeoutMs: number): Promise<Row> {
-  const deadline = Date.now() + timeoutMs;
-  let node: Row = {};
-  while (Date.now() < deadline) {
-    node = await ironic!.get<Row>(`/v1/nodes/${uuid}`);
-    const settled = node.target_provision_state === null || want.endsWith('failed');
-    if (node.provision_state === want && settled && node.reservation === null) return node;
-    if (/failed$/.test(String(node.provision_state)) && !want.endsWith('failed')) break;
-    await new Promise((r) => setTimeout(r, 5000));
-  }
-  throw new Error(`node never reached ${want}: ${node.provision_state} (last_error ${node.last_error})\n` +
-    `console end:\n${(await vm!.console()).slice(-4000)}`);
-}
+
+const bmOk = (args: string[], timeoutMs?: number): Promise<string> => labBmOk(ironic!, args, timeoutMs);
+const waitState = (want: string, timeoutMs: number): Promise<Row> => labWaitState(ironic!, uuid, want, timeoutMs, () => vm!.console());
 
 before(async () => {
   if (skip) return;

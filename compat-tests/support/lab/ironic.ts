@@ -119,3 +119,31 @@ export async function startLabIronic(o: { net: LabNetwork; dir: string; conf: st
     stop,
   };
 }
+
+type NodeRow = Record<string, any>;
+
+/** `baremetal ARGS`, which must succeed; its output. */
+export async function bmOk(ironic: LabIronic, args: string[], timeoutMs?: number): Promise<string> {
+  const r = await ironic.baremetal(args, timeoutMs);
+  if (r.code !== 0) throw new Error(`baremetal ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+}
+
+/**
+ * Polls the node until it is in `want` with no target (a failed state has one) and no lock; stops
+ * early on another failed state. The error carries last_error and, given `console`, the VM's console end.
+ */
+export async function waitState(ironic: LabIronic, uuid: string, want: string, timeoutMs: number,
+  console?: () => Promise<string>): Promise<NodeRow> {
+  const deadline = Date.now() + timeoutMs;
+  let node: NodeRow = {};
+  while (Date.now() < deadline) {
+    node = await ironic.get<NodeRow>(`/v1/nodes/${uuid}`);
+    const settled = node.target_provision_state === null || want.endsWith('failed');
+    if (node.provision_state === want && settled && node.reservation === null) return node;
+    if (/failed$/.test(String(node.provision_state)) && !want.endsWith('failed')) break;
+    await new Promise((r) => setTimeout(r, 3000));
+  }
+  const tail = console ? `\nconsole end:\n${(await console()).slice(-4000)}` : '';
+  throw new Error(`node never reached ${want}: ${node.provision_state} (last_error ${node.last_error})${tail}`);
+}
