@@ -42,8 +42,6 @@ default_boot_mode = bios
 min_command_interval = 1
 `;
 
-
-
 const bmOk = (args: string[], timeoutMs?: number): Promise<string> => labBmOk(ironic!, args, timeoutMs);
 const waitState = (want: string, timeoutMs: number): Promise<Row> => labWaitState(ironic!, uuid, want, timeoutMs, () => vm!.console());
 

@@ -44,8 +44,6 @@ check_provision_state_interval = 15
 min_command_interval = 1
 `;
 
-
-
 const bmOk = (args: string[], timeoutMs?: number): Promise<string> => labBmOk(ironic!, args, timeoutMs);
 const waitState = (want: string, timeoutMs: number): Promise<Row> => labWaitState(ironic!, uuid, want, timeoutMs);
 

@@ -50,8 +50,6 @@ hooks = $default_hooks,memory,root-device
 sync_power_state_interval = 20
 `;
 
-
-
 const bmOk = (args: string[], timeoutMs?: number): Promise<string> => labBmOk(ironic!, args, timeoutMs);
 const waitState = (want: string, timeoutMs: number): Promise<Row> => labWaitState(ironic!, uuid, want, timeoutMs, () => vm!.console());
 
