@@ -61,7 +61,8 @@ export function servedLocally(task: DriverTask, injecting: boolean): boolean {
 }
 
 const nodeImageDir = (conf: Config, uuid: string) => path.join(conf.str('pxe', 'images_path'), uuid);
-const nodeImagePath = (conf: Config, uuid: string) => path.join(nodeImageDir(conf, uuid), 'disk');
+/** The node's copy of its instance image on the conductor. */
+export const nodeImagePath = (conf: Config, uuid: string) => path.join(nodeImageDir(conf, uuid), 'disk');
 const httpImageDir = (conf: Config) => path.join(conf.str('deploy', 'http_root'), conf.str('deploy', 'http_image_subdir'));
 const httpImagePath = (conf: Config, uuid: string) => path.join(httpImageDir(conf), uuid);
 

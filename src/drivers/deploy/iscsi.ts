@@ -21,7 +21,7 @@ import type { DeployInterface, DriverTask, JsonObject } from '../base';
 import { ironicApiUrl } from '../agent/agent-options';
 import { updateImageType } from '../agent/deploy-steps';
 import {
-  addAdminPassToConfigdrive, cacheNodeImage, destroyHttpInstanceImages, injectableExtraData,
+  addAdminPassToConfigdrive, cacheNodeImage, destroyHttpInstanceImages, injectableExtraData, nodeImagePath,
 } from '../agent/instance-image';
 import { bootModeOf, bootOptionOf } from '../boot/pxe-node';
 import { coreDeployStep, declareSteps, type DeclaredStep } from '../declared-steps';
@@ -119,10 +119,6 @@ async function configdriveBytes(task: DriverTask): Promise<Buffer | null> {
   return /^https?:\/\//i.test(image) ? fetchConfigDrive(image) : decodeConfigDrive(image);
 }
 
-function imagePath(task: DriverTask): string {
-  return path.join(task.ctx.conf.str('pxe', 'images_path'), task.node.uuid, 'disk');
-}
-
 /** write_image: the disk written through the target the ramdisk exported; the root's UUID recorded. */
 async function writeImage(task: DriverTask): Promise<null> {
   const conf = task.ctx.conf;
@@ -135,7 +131,7 @@ async function writeImage(task: DriverTask): Promise<null> {
     const wholeDisk = info.is_whole_disk_image !== false;
     const rootUuid = await workOnDisk({
       target: { address, port: conf.int('iscsi', 'portal_port'), iqn: targetIqn(task.node.uuid), lun: 1 },
-      image: imagePath(task),
+      image: nodeImagePath(conf, task.node.uuid),
       wholeDisk,
       rootMb: intField(ii, 'root_gb') * MIB_PER_GIB,
       swapMb: intField(ii, 'swap_mb'),

@@ -3,13 +3,12 @@
  * serves (ipmi_lan(5): `sol "tcp:address:port" baud`), so the test writes the node's serial output
  * and reads what the console's user types.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { asfPing } from '../../../src/protocols/ipmi';
-import { freeUdpPort, USER, PASSWORD } from '../../protocols/ipmi/simulators';
+import { freeUdpPort, IPMI_SIM_EMU, PASSWORD, stopChild, USER, waitForPing } from '../../protocols/ipmi/simulators';
 
 export { USER, PASSWORD };
 
@@ -27,14 +26,6 @@ export interface SolSim {
 
 function listen(server: net.Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((res) => {
-    child.once('exit', () => res());
-    child.kill('SIGKILL');
-  });
 }
 
 export async function startSolSim(): Promise<SolSim> {
@@ -67,10 +58,8 @@ export async function startSolSim(): Promise<SolSim> {
     `  user 2 true  "${USER}" "${PASSWORD}" admin 10 none md2 md5 straight`,
     '',
   ].join('\n');
-  // The emulator file must end by enabling the MC.
-  const emu = ['mc_setbmc 0x20', 'mc_add 0x20 0 no-device-sdrs 0x23 9 8 0x9f 0x1291 0xf02 persist_sdr', 'mc_enable 0x20', ''].join('\n');
   await writeFile(join(dir, 'lan.conf'), lanConf);
-  await writeFile(join(dir, 'sim.emu'), emu);
+  await writeFile(join(dir, 'sim.emu'), IPMI_SIM_EMU);
   const child = spawn('ipmi_sim', ['-c', join(dir, 'lan.conf'), '-f', join(dir, 'sim.emu'), '-s', join(dir, 'state'), '-n'],
     { stdio: ['ignore', 'ignore', 'ignore'] });
   const stop = async (): Promise<void> => {
@@ -92,16 +81,4 @@ export async function startSolSim(): Promise<SolSim> {
     connected,
     stop,
   };
-}
-
-async function waitForPing(port: number): Promise<void> {
-  for (let i = 0; i < 40; i++) {
-    try {
-      await asfPing({ address: '127.0.0.1', port, timeoutMs: 100, retries: 0 });
-      return;
-    } catch {
-      // not up yet
-    }
-  }
-  throw new Error(`ipmi_sim on ${port} did not come up`);
 }

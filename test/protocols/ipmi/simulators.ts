@@ -21,12 +21,15 @@ export async function freeUdpPort(): Promise<number> {
   return port;
 }
 
+/** ipmi_sim's emulator file: one BMC, which the file must end by enabling. */
+export const IPMI_SIM_EMU = ['mc_setbmc 0x20', 'mc_add 0x20 0 no-device-sdrs 0x23 9 8 0x9f 0x1291 0xf02 persist_sdr', 'mc_enable 0x20', ''].join('\n');
+
 export interface RunningSim {
   port: number;
   stop(): Promise<void>;
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((res) => {
     child.once('exit', () => res());
@@ -60,7 +63,7 @@ export async function startIpmiSim(auths = 'none md2 md5 straight'): Promise<Run
     `  user 2 true  "${USER}" "${PASSWORD}" admin 10 none md2 md5 straight`,
     '',
   ].join('\n');
-  const emu = ['mc_setbmc 0x20', 'mc_add 0x20 0 no-device-sdrs 0x23 9 8 0x9f 0x1291 0xf02 persist_sdr', 'mc_enable 0x20', ''].join('\n');
+  const emu = IPMI_SIM_EMU;
   await writeFile(join(dir, 'lan.conf'), lanConf);
   await writeFile(join(dir, 'sim.emu'), emu);
   const child = spawn('ipmi_sim', ['-c', join(dir, 'lan.conf'), '-f', join(dir, 'sim.emu'), '-s', join(dir, 'state'), '-n'], {
@@ -79,7 +82,7 @@ export async function startIpmiSim(auths = 'none md2 md5 straight'): Promise<Run
   return { port, stop };
 }
 
-async function waitForPing(port: number): Promise<void> {
+export async function waitForPing(port: number): Promise<void> {
   for (let i = 0; i < 40; i++) {
     try {
       await asfPing({ address: '127.0.0.1', port, timeoutMs: 100, retries: 0 });
