@@ -94,7 +94,7 @@ after(async () => {
 
 test('calls reach the conductor owning the node on the hash ring, at http://<host>:[json_rpc]port', async () => {
   const rings = new RingManager(rpcConf('observer'), tmp.db);
-  const { owners } = await checkRingRouting(client, rings, tmp.db, calls);
+  const { owners } = await checkRingRouting(client, rings, tmp.db, calls, HOSTS);
   assert.deepEqual([...owners].sort(), HOSTS);
   // A call no node routes goes to some live conductor.
   const props = await client.getDriverProperties('fake-hardware');

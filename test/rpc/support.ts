@@ -26,12 +26,13 @@ export function recording(calls: CallLog, host: string, api: ConductorApi): Cond
 }
 
 /**
- * Creates and manages a dozen nodes through `client` and checks each call reached the node's
- * owner on the ring and the node became manageable; returns the uuids and the owners seen.
+ * Picks a dozen nodes the ring spreads over `hosts` (half each; the ring must hold them all),
+ * creates and manages them through `client`, and checks each call reached the node's owner on
+ * the ring and the node became manageable; returns the uuids and the owners seen.
  */
-export async function checkRingRouting(client: ConductorClient, rings: RingManager, db: Database, calls: CallLog):
-  Promise<{ uuids: string[]; owners: Set<string> }> {
-  const uuids = Array.from({ length: 12 }, () => randomUUID());
+export async function checkRingRouting(client: ConductorClient, rings: RingManager, db: Database, calls: CallLog,
+  hosts: string[]): Promise<{ uuids: string[]; owners: Set<string> }> {
+  const uuids = await spreadOver(rings, hosts, 12);
   for (const uuid of uuids) await client.createNode({ uuid, name: `n-${uuid.slice(0, 8)}`, driver: 'fake-hardware' });
   for (const uuid of uuids) await client.doProvisioningAction(uuid, 'manage');
   const owners = new Set<string>();
@@ -43,4 +44,18 @@ export async function checkRingRouting(client: ConductorClient, rings: RingManag
     assert.equal((await waitForNode(db, uuid, stable('manageable'))).provision_state, 'manageable');
   }
   return { uuids, owners };
+}
+
+/** `count` random uuids, an equal share owned by each of `hosts`; random draws alone could miss a host. */
+async function spreadOver(rings: RingManager, hosts: string[], count: number): Promise<string[]> {
+  const share = count / hosts.length;
+  const picked = new Map(hosts.map((h) => [h, [] as string[]]));
+  for (let tries = 0; tries < 2000 && [...picked.values()].some((l) => l.length < share); tries++) {
+    const uuid = randomUUID();
+    const list = picked.get(await rings.hostFor({ uuid, driver: 'fake-hardware', conductor_group: '' }));
+    assert.ok(list, 'the ring only names the conductors started');
+    if (list.length < share) list.push(uuid);
+  }
+  for (const [host, list] of picked) assert.equal(list.length, share, `the ring gives ${host} a share of the nodes`);
+  return [...picked.values()].flat();
 }
