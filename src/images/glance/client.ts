@@ -8,10 +8,10 @@
 import { GlanceConnectionFailed, ImageNotAuthorized, ImageNotFound, Invalid, IronicError } from '../../common/errors';
 import { log } from '../../common/log';
 import type { Config } from '../../conf/config';
-import { catalogNotFound, endpointFilterFromConf, endpointFromCatalog, imageApiRoot, type EndpointFilter } from './endpoint';
+import { adapterFor, type ServiceAdapter } from '../../common/keystone/adapter';
+import { imageApiRoot } from './endpoint';
 import { checkImageUsable, translateFromGlance, type GlanceImageMeta, type ImageContext } from './image-meta';
 import { parseImageId } from './image-ref';
-import { KeystoneSession, passwordAuthFromConf } from './keystone-session';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const GROUP = 'glance';
@@ -26,37 +26,26 @@ class RetryableGlanceError extends Error {}
 
 
 export class GlanceImageService {
-  private readonly session: KeystoneSession | null;
-  private readonly override: string | null;
-  private readonly filter: EndpointFilter;
+  private readonly adapter: ServiceAdapter;
   private readonly retries: number;
-  private readonly timeoutMs: number | undefined;
 
-  constructor(private readonly conf: Config) {
-    const auth = passwordAuthFromConf(conf, GROUP);
-    this.session = auth ? new KeystoneSession(auth) : null;
-    this.override = conf.optStr(GROUP, 'endpoint_override');
-    this.filter = endpointFilterFromConf(conf, GROUP);
+  constructor(conf: Config) {
+    this.adapter = adapterFor(conf, GROUP);
     this.retries = Math.max(0, conf.int(GROUP, 'num_retries'));
-    this.timeoutMs = this.session?.auth.timeoutMs;
   }
 
   /** The caller as Glance sees it: the service user when [glance] authenticates, else anonymous. */
   get context(): ImageContext {
-    return { authenticated: this.session !== null, projectId: null };
+    return { authenticated: this.adapter.session !== null, projectId: null };
   }
 
   /** keystone.get_endpoint('glance'): the override, else the catalog of the service token. */
   async endpoint(): Promise<string> {
-    if (this.override) return imageApiRoot(this.override);
-    if (!this.session) throw catalogNotFound(this.filter);
-    const token = await this.session.token();
-    return imageApiRoot(endpointFromCatalog(token.catalog, this.filter));
+    return imageApiRoot(await this.adapter.endpoint());
   }
 
-  private async authHeaders(refresh = false): Promise<Record<string, string>> {
-    if (!this.session) return {};
-    return { 'X-Auth-Token': (await this.session.token({ refresh })).id };
+  private authHeaders(refresh = false): Promise<Record<string, string>> {
+    return this.adapter.authHeaders(refresh);
   }
 
   /** Builds the authenticated request for an Image API path. */
@@ -67,7 +56,7 @@ export class GlanceImageService {
   /** GlanceImageService.call: one GET with the retry policy and error translation. */
   private async call(imageId: string, apiPath: string): Promise<Response> {
     let lastReason = '';
-    let endpoint = this.override ?? '';
+    let endpoint = this.adapter.override ?? '';
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       if (attempt > 0) await sleep(RETRY_WAIT_MS);
       try {
@@ -85,7 +74,7 @@ export class GlanceImageService {
   private async getOnce(imageId: string, url: string): Promise<Response> {
     let res = await this.fetch(url, await this.authHeaders());
     // An expired or revoked service token: one fresh token, as keystoneauth re-authenticates.
-    if (res.status === 401 && this.session) res = await this.fetch(url, await this.authHeaders(true));
+    if (res.status === 401 && this.adapter.session) res = await this.fetch(url, await this.authHeaders(true));
     if (res.ok) return res;
     const detail = (await res.text().catch(() => '')).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
     if (res.status === 401 || res.status === 403) throw new ImageNotAuthorized({ image_id: imageId });
@@ -99,7 +88,7 @@ export class GlanceImageService {
     try {
       return await fetch(url, {
         headers: { Accept: 'application/json', ...headers },
-        ...(this.timeoutMs ? { signal: AbortSignal.timeout(this.timeoutMs) } : {}),
+        ...(this.adapter.timeoutMs ? { signal: AbortSignal.timeout(this.adapter.timeoutMs) } : {}),
       });
     } catch (err) {
       const cause = (err as { cause?: Error }).cause;

@@ -9,10 +9,10 @@
 import { createHmac } from 'node:crypto';
 import { ImageUnacceptable, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import type { Config } from '../../conf/config';
-import { endpointFilterFromConf, endpointFromCatalog } from './endpoint';
 import type { GlanceImageMeta } from './image-meta';
 import { isUuidLike } from './image-ref';
-import { KeystoneSession, passwordAuthFromConf, type KeystoneToken } from './keystone-session';
+import { adapterFor } from '../../common/keystone/adapter';
+import type { KeystoneToken } from '../../common/keystone/session';
 
 const cache = new Map<string, { url: string; expiresAt: number }>();
 
@@ -45,23 +45,11 @@ export function signTempUrl(urlPath: string, expires: number, key: string): stri
   return `${urlPath}?temp_url_sig=${sig}&temp_url_expires=${expires}`;
 }
 
-let swiftSession: { conf: Config; session: KeystoneSession } | undefined;
-
-async function swiftToken(conf: Config): Promise<KeystoneToken | null> {
-  if (swiftSession?.conf !== conf) {
-    const auth = passwordAuthFromConf(conf, 'swift');
-    if (!auth) return null;
-    swiftSession = { conf, session: new KeystoneSession(auth) };
-  }
-  return swiftSession.session.token();
-}
-
-async function swiftEndpoint(conf: Config, token: KeystoneToken | null): Promise<string> {
-  const configured = conf.optStr('glance', 'swift_endpoint_url') ?? conf.optStr('swift', 'endpoint_override');
+async function swiftEndpoint(conf: Config): Promise<string> {
+  const configured = conf.optStr('glance', 'swift_endpoint_url');
   if (configured) return configured;
   try {
-    if (!token) throw new Error('no [swift] auth');
-    return endpointFromCatalog(token.catalog, endpointFilterFromConf(conf, 'swift'));
+    return await adapterFor(conf, 'swift').endpoint();
   } catch {
     throw new MissingParameterValue('Swift temporary URLs require a Swift endpoint URL, but it was not found in the ' +
       'service catalog. You must provide "swift_endpoint_url" as a config option.');
@@ -88,8 +76,8 @@ export async function swiftTempUrl(conf: Config, image: GlanceImageMeta, now = D
   const configuredKey = conf.optStr('glance', 'swift_temp_url_key');
   const configuredAccount = conf.optStr('glance', 'swift_account');
   const needSession = !configuredKey || !configuredAccount || !conf.optStr('glance', 'swift_endpoint_url');
-  const token = needSession ? await swiftToken(conf) : null;
-  const fullEndpoint = await swiftEndpoint(conf, token);
+  const token = needSession ? await adapterFor(conf, 'swift').token() : null;
+  const fullEndpoint = await swiftEndpoint(conf);
   let prefix = conf.str('glance', 'swift_account_prefix');
   if (prefix && !prefix.endsWith('_')) prefix = `${prefix}_`;
   // Strip /v1/AUTH_<project>, if present.

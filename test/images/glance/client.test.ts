@@ -10,10 +10,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Config } from '../../../src/conf/config';
 import { GlanceImageService } from '../../../src/images/glance/client';
-import { endpointFromCatalog, imageApiRoot } from '../../../src/images/glance/endpoint';
+import { imageApiRoot } from '../../../src/images/glance/endpoint';
+import { endpointFromCatalog } from '../../../src/common/keystone/endpoint';
 import { translateFromGlance } from '../../../src/images/glance/image-meta';
 import { isGlanceImage, parseImageId } from '../../../src/images/glance/image-ref';
-import { tokensUrl } from '../../../src/images/glance/keystone-session';
+import { tokensUrl } from '../../../src/common/keystone/session';
 
 const ID = '4f1d9a2e-6b3c-4d5e-8f70-91a2b3c4d5e6';
 

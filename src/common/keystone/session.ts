@@ -1,11 +1,11 @@
 /**
- * A keystoneauth session for one config group ([glance] here): the auth plugin options
+ * A keystoneauth session for one config group ([glance], [neutron], [cinder], [swift]...): the auth plugin options
  * (auth_type password / v3password, or none), a Keystone v3 token with its service catalog,
  * cached until shortly before it expires. keystone.ks_exceptions' mapping of failures:
  * bad credentials -> KeystoneUnauthorized, missing options or unknown plugins -> ConfigInvalid,
  * anything else -> KeystoneFailure.
  */
-import { ConfigInvalid, KeystoneFailure, KeystoneUnauthorized } from '../../common/errors';
+import { ConfigInvalid, KeystoneFailure, KeystoneUnauthorized } from '../errors';
 import type { Config } from '../../conf/config';
 import type { GroupWith, OptionName } from '../../conf/registry';
 
