@@ -9,7 +9,7 @@ import type { GroupWith } from '../../conf/registry';
 import { catalogNotFound, endpointFilterFromConf, endpointFromCatalog, type EndpointFilter } from './endpoint';
 import { KeystoneSession, passwordAuthFromConf, type KeystoneToken } from './session';
 
-export type ServiceGroup = GroupWith<'auth_type'> & GroupWith<'valid_interfaces'> & GroupWith<'endpoint_override'>;
+type ServiceGroup = GroupWith<'auth_type'> & GroupWith<'valid_interfaces'> & GroupWith<'endpoint_override'>;
 
 export class ServiceAdapter {
   readonly session: KeystoneSession | null;
