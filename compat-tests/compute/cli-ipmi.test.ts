@@ -14,6 +14,9 @@ let bmc: SimBmc;
 computeCliLifecycle({
   label: 'ipmi (simulated BMC)',
   extraConf: `enabled_hardware_types = fake-hardware,ipmi
+enabled_boot_interfaces = fake,pxe
+enabled_deploy_interfaces = fake,ramdisk
+default_deploy_interface =
 enabled_management_interfaces = fake,ipmitool
 enabled_power_interfaces = fake,ipmitool
 enabled_vendor_interfaces = fake,no-vendor,ipmitool

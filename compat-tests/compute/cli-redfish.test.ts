@@ -16,6 +16,8 @@ computeCliLifecycle({
   label: 'redfish (emulator)',
   extraConf: `enabled_hardware_types = fake-hardware,redfish
 enabled_boot_interfaces = fake,redfish-virtual-media
+enabled_deploy_interfaces = fake,ramdisk
+default_deploy_interface =
 enabled_management_interfaces = fake,redfish
 enabled_power_interfaces = fake,redfish
 enabled_network_interfaces = noop,flat

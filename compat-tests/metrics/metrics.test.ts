@@ -36,6 +36,7 @@ before(async () => {
   target = await startTarget({
     extraConf: [
       'enabled_hardware_types = fake-hardware,redfish', 'enabled_boot_interfaces = fake,redfish-virtual-media',
+      'enabled_deploy_interfaces = fake,ramdisk', 'default_deploy_interface =',
       'enabled_management_interfaces = fake,redfish', 'enabled_power_interfaces = fake,redfish',
       '[prometheus]', 'enabled = true', `port = ${metricsPort}`,
       '[metrics]', 'backend = statsd', 'global_prefix = obs', 'prepend_host = true',

@@ -74,10 +74,21 @@ function untimedPeriodicTasks(conf: Config, db: Database, manager: ConductorMana
   ];
 }
 
+/** The rows this conductor registers; a configuration Ironic would refuse stops the start here. */
+function hardwareInterfaceRows(driverFactory: DriverFactory, host: string): ReturnType<DriverFactory['conductorInterfaceRows']> {
+  try {
+    return driverFactory.conductorInterfaceRows(host);
+  } catch (err) {
+    log.error(`Failed to register hardware types. ${(err as Error).message}`);
+    throw err;
+  }
+}
+
 export async function startConductorService(opts: { conf: Config; db: Database }): Promise<ConductorService> {
   const { conf, db } = opts;
   const host = conf.str('DEFAULT', 'host');
   const driverFactory = new DriverFactory(conf);
+  const interfaceRows = hardwareInterfaceRows(driverFactory, host);
   const bootServers = await startBootServers(conf);
   const ctx: ConductorContext = {
     host, conf, db, driverFactory, pool: new WorkerPool(conf.int('conductor', 'workers_pool_size')), conductorId: null,
@@ -86,7 +97,7 @@ export async function startConductorService(opts: { conf: Config; db: Database }
   await clearTargetPowerStateOf(db, host, 'Pending power operation was aborted due to conductor restart');
   await releaseAllFor(db, host);
   ctx.conductorId = await registerConductor(db, host, conf.str('conductor', 'conductor_group'),
-    driverFactory.hardwareTypeNames, driverFactory.conductorInterfaceRows());
+    driverFactory.hardwareTypeNames, interfaceRows);
   const rings = new RingManager(conf, db);
   const manager = new ConductorManager(ctx, rings);
   const powerSync = new PowerSync(manager, rings);

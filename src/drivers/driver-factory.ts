@@ -7,7 +7,7 @@ import type { Config } from '../conf/config';
 import type { OptionName } from '../conf/registry';
 import type { NodeRecord } from '../db/models';
 import {
-  DriverNotFound, IncompatibleInterface, InterfaceNotFoundInEntrypoint, NoValidDefaultForInterface,
+  DriverNotFound, IncompatibleInterface, InterfaceNotFoundInEntrypoint, NoDriversLoaded, NoValidDefaultForInterface,
 } from '../common/errors';
 import { log } from '../common/log';
 import { pyRepr } from '../common/python/repr';
@@ -188,14 +188,21 @@ export class DriverFactory {
     return { enabled, defaults };
   }
 
-  /** Rows for conductor_hardware_interfaces, one per enabled implementation. */
-  conductorInterfaceRows(): HardwareInterfaceRow[] {
+  /**
+   * Rows for conductor_hardware_interfaces, one per enabled implementation. As Ironic's
+   * _register_and_validate_hardware_interfaces, a hardware type with no valid default for some
+   * interface raises NoValidDefaultForInterface, and no hardware type at all NoDriversLoaded:
+   * such a conductor must not start.
+   */
+  conductorInterfaceRows(host: string): HardwareInterfaceRow[] {
+    if (this.hardwareTypeNames.length === 0) throw new NoDriversLoaded({ conductor: host });
     const rows: HardwareInterfaceRow[] = [];
     for (const hw of this.hardwareTypes()) {
-      const { enabled, defaults } = this.describeHardwareType(hw.name);
+      const { enabled } = this.describeHardwareType(hw.name);
       for (const kind of INTERFACE_KINDS) {
+        const byDefault = this.defaultInterface(hw, kind);
         for (const impl of enabled[kind]) {
-          rows.push({ hardware_type: hw.name, interface_type: kind, interface_name: impl, default: impl === defaults[kind] });
+          rows.push({ hardware_type: hw.name, interface_type: kind, interface_name: impl, default: impl === byDefault });
         }
       }
     }

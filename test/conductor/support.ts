@@ -14,7 +14,7 @@ import type { NodeRecord } from '../../src/db/models';
 import * as nodes from '../../src/db/repositories/nodes';
 
 export const ALL_FAKE = {
-  enabled_hardware_types: ['fake-hardware', 'manual-management'],
+  enabled_hardware_types: ['fake-hardware'],
   enabled_bios_interfaces: ['fake', 'no-bios'],
   enabled_boot_interfaces: ['fake'],
   enabled_console_interfaces: ['fake', 'no-console'],

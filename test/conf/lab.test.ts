@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Config } from '../../src/conf/config';
 import { applyLabMode, defaultDhcpRange, labInterface } from '../../src/conf/lab';
+import { DriverFactory } from '../../src/drivers/driver-factory';
 
 async function confWith(text: string): Promise<Config> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'lab-conf-'));
@@ -46,6 +47,8 @@ builtin_http_port = 8181
   assert.deepEqual(conf.list('DEFAULT', 'enabled_boot_interfaces'), ['ipxe', 'pxe', 'redfish-virtual-media']);
   assert.deepEqual(conf.list('DEFAULT', 'enabled_deploy_interfaces'), ['direct']);
   assert.equal(conf.str('DEFAULT', 'rpc_transport'), 'none');
+  // Every enabled hardware type has a default for each interface, or the conductor would refuse to start.
+  assert.ok(new DriverFactory(conf).conductorInterfaceRows('lab').some((r) => r.hardware_type === 'redfish' && r.default));
 });
 
 test('without [lab]provisioning_interface nothing changes', async () => {

@@ -8,8 +8,11 @@ import {
 import type { NodeRecord } from '../../src/db/models';
 import { ALL_FAKE } from '../conductor/support';
 
+/** ALL_FAKE with manual-management too: it has no boot or deploy default there, which is what some cases need. */
 function factory(extra: Record<string, unknown> = {}): DriverFactory {
-  return new DriverFactory(new Config([], { DEFAULT: { ...ALL_FAKE, ...extra } as never }));
+  return new DriverFactory(new Config([], {
+    DEFAULT: { ...ALL_FAKE, enabled_hardware_types: ['fake-hardware', 'manual-management'], ...extra } as never,
+  }));
 }
 
 function node(fields: Partial<NodeRecord>): NodeRecord {
@@ -80,7 +83,21 @@ test('driver properties merge the default implementations; detail lists enabled 
   assert.deepEqual(d.enabled.management, ['noop', 'fake']);
   assert.equal(d.defaults.management, 'noop');
   assert.equal(d.defaults.boot, null);
-  const rows = r.conductorInterfaceRows();
+  const rows = factory({ enabled_hardware_types: ['fake-hardware'] }).conductorInterfaceRows('c1');
   assert.ok(rows.some((x) => x.hardware_type === 'fake-hardware' && x.interface_type === 'power' && x.interface_name === 'fake' && x.default));
   assert.ok(Object.keys(r.raidLogicalDiskProperties('fake-hardware')).includes('raid_level'));
+});
+
+test('a conductor whose hardware type has no valid default, or has no hardware type, cannot register', () => {
+  assert.throws(() => factory().conductorInterfaceRows('c1'), (err: Error) => {
+    assert.ok(err instanceof NoValidDefaultForInterface);
+    assert.equal(err.message, "For hardware type 'manual-management', no default value found for boot interface could be " +
+      'determined. Please ensure the interfaces are enabled.');
+    return true;
+  });
+  assert.throws(() => factory({ enabled_hardware_types: ['ipmi'], default_deploy_interface: 'fake' }).conductorInterfaceRows('c1'),
+    /For hardware type 'ipmi', no default value found for /);
+  assert.throws(() => factory({ enabled_hardware_types: ['no-such-type'] }).conductorInterfaceRows('c1'), {
+    message: 'Conductor c1 cannot be started because no hardware types were loaded.',
+  });
 });

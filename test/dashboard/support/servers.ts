@@ -46,10 +46,10 @@ function confText(dir: string, port: number, consolePorts: number, authConf: str
   const d = (kind: string, values: string) => `enabled_${kind}_interfaces = ${values}`;
   return [
     '[DEFAULT]', 'host = dashboard-test', 'rpc_transport = none', `state_path = ${dir}/state`, `tempdir = ${dir}`,
-    'enabled_hardware_types = fake-hardware,ipmi', d('bios', 'fake,no-bios'), d('boot', 'fake'), d('console', 'fake,no-console,ipmitool-socat'),
-    d('deploy', 'fake'), d('inspect', 'fake,no-inspect'), d('management', 'fake,ipmitool'), d('network', 'noop'),
+    'enabled_hardware_types = fake-hardware,ipmi', d('bios', 'fake,no-bios'), d('boot', 'fake,pxe'), d('console', 'fake,no-console,ipmitool-socat'),
+    d('deploy', 'fake,ramdisk'), d('inspect', 'fake,no-inspect'), d('management', 'fake,ipmitool'), d('network', 'noop'),
     d('power', 'fake,ipmitool'), d('raid', 'fake,no-raid'), d('rescue', 'fake,no-rescue'), d('storage', 'noop'),
-    d('vendor', 'fake,no-vendor,ipmitool'), 'default_deploy_interface = fake', 'default_network_interface = noop',
+    d('vendor', 'fake,no-vendor,ipmitool'), 'default_network_interface = noop',
     authConf,
     '[api]', 'host_ip = 127.0.0.1', `port = ${port}`,
     '[database]', `connection = sqlite:///${dir}/ironic.sqlite`,
