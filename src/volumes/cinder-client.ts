@@ -112,28 +112,27 @@ export class BlockStorage {
     return this.adapter.timeoutMs ? { signal: AbortSignal.timeout(this.adapter.timeoutMs) } : {};
   }
 
-  /** keystoneauth's discovery: the endpoint's version document, else the root's list of versions. */
+  /** One unauthenticated discovery GET; a 401 is tried again with the token, as keystoneauth does. */
+  private async discoveryGet(url: string): Promise<unknown> {
+    const get = async (headers: Record<string, string>) =>
+      fetch(url, { headers: { Accept: 'application/json', ...headers }, ...this.signal() });
+    let res = await get({});
+    if (res.status === 401 && this.adapter.session) res = await get(await this.adapter.authHeaders());
+    return res.ok ? res.json().catch(() => null) : null;
+  }
+
+  /** keystoneauth's discovery of the endpoint's versions, then the SDK's microversion negotiation. */
   private async negotiate(): Promise<string> {
     if (this.microversion) return this.microversion;
-    const root = new URL(this.endpoint);
-    let announced: [number, number] | null = null;
-    let reached = false;
-    for (const url of [this.endpoint, `${root.protocol}//${root.host}/`]) {
-      try {
-        const res = await fetch(url, { headers: { Accept: 'application/json', ...await this.adapter.authHeaders() }, ...this.signal() });
-        reached = true;
-        announced = maxMicroversion(await res.json().catch(() => null));
-      } catch {
-        continue;
-      }
-      if (announced) break;
-    }
-    if (!reached) {
+    const doc = await this.discoveryGet(`${this.endpoint.replace(/\/+$/, '')}/`).catch(() => null);
+    const announced = maxMicroversion(doc);
+    if (!announced) {
       throw new CinderTransportError('DiscoveryFailure', `Unable to find a version discovery document at ${this.endpoint}, ` +
         'the service is unavailable or misconfigured. Required version range (any - any), version hack disabled.');
     }
-    const [major, minor] = announced && (announced[0] < SDK_MAX_MICROVERSION[0] ||
-      (announced[0] === SDK_MAX_MICROVERSION[0] && announced[1] < SDK_MAX_MICROVERSION[1])) ? announced : SDK_MAX_MICROVERSION;
+    const [sdkMajor, sdkMinor] = SDK_MAX_MICROVERSION;
+    const lower = announced[0] < sdkMajor || (announced[0] === sdkMajor && announced[1] < sdkMinor);
+    const [major, minor] = lower ? announced : SDK_MAX_MICROVERSION;
     this.microversion = `${major}.${minor}`;
     return this.microversion;
   }
