@@ -8,7 +8,7 @@
 type Properties = Record<string, unknown>;
 
 /** One more iSCSI volume hooked before booting; `drive` is its BIOS drive number (0x81...). */
-export interface ExtraIscsiVolume {
+interface ExtraIscsiVolume {
   url: string;
   username: unknown;
   password: unknown;

@@ -24,7 +24,7 @@ export class CinderSdkError extends Error {
 }
 
 /** keystoneauth's failures below the SDK: no discovery document, or no connection. */
-export class CinderTransportError extends Error {
+class CinderTransportError extends Error {
   constructor(name: 'DiscoveryFailure' | 'ConnectFailure', message: string) {
     super(message);
     this.name = name;
@@ -41,7 +41,7 @@ export interface CinderVolume {
 }
 
 /** Cinder's connection_info: driver_volume_type and the driver's data. */
-export interface ConnectionInfo {
+interface ConnectionInfo {
   driver_volume_type?: string;
   data: JsonObject;
   [key: string]: unknown;

@@ -15,9 +15,6 @@ import type { Config } from '../conf/config';
 import type { NodeRecord } from '../db/models';
 import { blockStorageFor, CinderSdkError, type BlockStorage, type CinderVolume } from './cinder-client';
 
-export const AVAILABLE = 'available';
-export const IN_USE = 'in-use';
-
 /** One attached volume: the driver's connection data (with volume_id and ironic_volume_uuid). */
 export interface AttachedVolume {
   data: JsonObject;
@@ -43,7 +40,7 @@ const ownsAttachment = (node: NodeRecord, attachment: CinderVolume['attachments'
   attachment.server_id !== undefined && [node.instance_uuid, node.uuid].includes(attachment.server_id);
 
 /** is_volume_attached: Cinder lists an attachment to the node's instance or to the node itself. */
-export function isVolumeAttached(node: NodeRecord, volume: CinderVolume): boolean {
+function isVolumeAttached(node: NodeRecord, volume: CinderVolume): boolean {
   return volume.attachments.some((a) => ownsAttachment(node, a));
 }
 

@@ -13,7 +13,7 @@ import type { DriverTask } from '../base';
 import { parseCapabilities } from '../boot/pxe-node';
 
 /** get_remote_boot_volume */
-export function remoteBootVolume(task: DriverTask): VolumeTargetRecord | undefined {
+function remoteBootVolume(task: DriverTask): VolumeTargetRecord | undefined {
   return task.volumeTargets.find((t) => t.boot_index === 0);
 }
 
@@ -59,7 +59,7 @@ export async function tearDownStorageConfiguration(task: DriverTask): Promise<vo
   await task.saveNode();
 }
 
-/** The boot volume's target as stored now, when the node boots from one (is_iscsi_boot's lookup). */
+/** The boot volume's target as stored now, when the node boots from one (is_iscsi_boot reads its volume_type). */
 export async function bootVolumeTarget(task: DriverTask): Promise<VolumeTargetRecord | null> {
   const uuid = (task.node.driver_internal_info ?? {}).boot_from_volume;
   if (typeof uuid !== 'string' || !uuid) return null;
@@ -69,7 +69,3 @@ export async function bootVolumeTarget(task: DriverTask): Promise<VolumeTargetRe
   });
 }
 
-/** is_iscsi_boot */
-export async function isIscsiBoot(task: DriverTask): Promise<boolean> {
-  return (await bootVolumeTarget(task))?.volume_type === 'iscsi';
-}

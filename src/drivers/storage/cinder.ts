@@ -118,7 +118,7 @@ async function validate(task: DriverTask): Promise<void> {
 }
 
 /** _generate_connector: what Cinder needs to know to export to the node. */
-function generateConnector(task: DriverTask): JsonObject {
+export function generateConnector(task: DriverTask): JsonObject {
   const data: JsonObject = {};
   const wwpns: string[] = [];
   const wwnns: string[] = [];
