@@ -38,11 +38,18 @@ const demoToken = () => ks.token({ user: demo.name, password: demo.password, pro
 
 before(async () => {
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cinder-bfv-'));
-  ks = await startKeystone();
-  const cinderUser = await ks.createUser('cinder', { project: 'service', projectRoles: ['admin', 'service'] });
-  const ironicUser = await ks.createUser('ironic', { project: 'service', projectRoles: ['admin', 'service'] });
-  demo = await ks.createUser('demo', { project: 'demo', projectRoles: ['member', 'reader'] });
-  cinder = await startCinder({ keystone: { url: ks.url, username: cinderUser.name, password: cinderUser.password, project: 'service' } });
+  let ironicUser: KeystoneUser | undefined;
+  // Keystone starts while Cinder's database is prepared.
+  const keystone = (async () => {
+    ks = await startKeystone();
+    const cinderUser = await ks.createUser('cinder', { project: 'service', projectRoles: ['admin', 'service'] });
+    ironicUser = await ks.createUser('ironic', { project: 'service', projectRoles: ['admin', 'service'] });
+    demo = await ks.createUser('demo', { project: 'demo', projectRoles: ['member', 'reader'] });
+    return { url: ks.url, username: cinderUser.name, password: cinderUser.password, project: 'service' };
+  })();
+  keystone.catch(() => undefined);
+  cinder = await startCinder({ keystone });
+  assert.ok(ironicUser);
   // The catalog URL names the project, as older deployments register it; Ironic strips its own.
   await ks.registerService('volumev3', 'cinderv3', `${cinder.url}/v3/$(project_id)s`);
   await fsp.mkdir(path.join(dir, 'httpboot'));

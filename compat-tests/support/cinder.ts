@@ -207,7 +207,11 @@ async function keystoneToken(ks: CinderKeystone): Promise<string> {
   return token;
 }
 
-export async function startCinder(opts: { keystone?: CinderKeystone } = {}): Promise<RealCinder> {
+/**
+ * `keystone` may still be on its way (a promise): the database is prepared meanwhile, and the
+ * services start once it is known.
+ */
+export async function startCinder(opts: { keystone?: CinderKeystone | Promise<CinderKeystone> } = {}): Promise<RealCinder> {
   await ensureDebian13(PACKAGES);
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cinder-'));
   await fsp.mkdir(TGTD_SOCKETS, { recursive: true });
@@ -234,16 +238,18 @@ export async function startCinder(opts: { keystone?: CinderKeystone } = {}): Pro
     const tgt = await startTgt();
     cleanups.push(() => tgt.stop());
     const l: Layout = {
-      dir, apiPort: await freePort(), tgt, keystone: opts.keystone,
+      dir, apiPort: await freePort(), tgt,
       dbUrl: `mysql+pymysql://root@127.0.0.1:3306/${database}?charset=utf8mb4`,
       transportUrl: vhost.url,
     };
     await fsp.writeFile(path.join(dir, 'cinder.conf'), cinderConf(l));
     await fsp.writeFile(path.join(dir, 'api-paste.ini'), API_PASTE);
     const [file, args] = cinderCommand(l, 'manage', ['db', 'sync']);
-    await run(file, args, { env: ENV(l), timeout: 600_000 }).catch(async (err: Error) => {
+    const synced = run(file, args, { env: ENV(l), timeout: 600_000 }).catch(async (err: Error) => {
       throw new Error(`cinder-manage db sync failed: ${err.message}\n${await logTail(l, 'manage')}`);
     });
+    [l.keystone] = await Promise.all([opts.keystone, synced]);
+    await fsp.writeFile(path.join(dir, 'cinder.conf'), cinderConf(l));
     for (const service of SERVICES) children.set(service, startService(l, service));
     await waitForApi(l, children.get('api')!);
     return handle(l, children, stopChild, stopAll);
