@@ -13,6 +13,8 @@ const run = promisify(execFile);
 
 export interface TgtTarget {
   port: number;
+  /** tgtd's control port (tgtadm -C), for callers that run tgtadm themselves. */
+  control: number;
   /** Exports `file` as LUN 1 of a new target `iqn` (the ramdisk's tgtadm calls). */
   exportDisk(iqn: string, file: string): Promise<void>;
   /** Removes the target `iqn` and its LUN (the ramdisk's teardown), forcibly. */
@@ -45,6 +47,7 @@ export async function startTgt(): Promise<TgtTarget> {
   let nextTid = 1;
   return {
     port,
+    control: Number(control),
     async exportDisk(iqn, file) {
       const tid = nextTid++;
       tids.set(iqn, tid);

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { DEFAULTS, appendParams, type BootNode, type PxeConf } from './options';
 import { configFilePath, grubMacConfigPaths, ipConfigPath, kernelRamdiskLabels, macConfigPath, nodeDir, rootDir } from './paths';
 import { renderTemplate } from './templates';
+import type { IscsiBootOptions } from './volume-options';
 
 class PxeConfigError extends Error {
   override readonly name = 'PxeConfigError';
@@ -28,8 +29,14 @@ interface PxeTemplateOptions {
   ramdisk_opts?: string;
 }
 
-/** The entries a config switches to; `boot` is the iscsi deploy's instance entry (boot_partition elsewhere). */
-export type BootTarget = 'boot_partition' | 'boot_whole_disk' | 'boot_ramdisk' | 'boot';
+/** A node booting from a volume has no deploy ramdisk entry, and the boot_iscsi entry's details. */
+type VolumePxeOptions = Omit<PxeTemplateOptions, 'deployment_aki_path' | 'deployment_ari_path' | 'initrd_filename'> & IscsiBootOptions;
+
+/**
+ * The entries a config switches to; `boot` is the iscsi deploy's instance entry (boot_partition elsewhere),
+ * `boot_iscsi` the boot from an iSCSI volume.
+ */
+export type BootTarget = 'boot_partition' | 'boot_whole_disk' | 'boot_ramdisk' | 'boot' | 'boot_iscsi';
 
 function usesGrub(node: BootNode): boolean {
   return node.boot_mode === 'uefi' && !node.ipxe_enabled;
@@ -57,6 +64,12 @@ export function buildPxeOptions(node: BootNode, conf: PxeConf): PxeTemplateOptio
   return opts;
 }
 
+/** build_pxe_config_options of a node booting from a volume (iPXE): the volume's options replace the deploy ones. */
+export function buildVolumePxeOptions(node: BootNode, conf: PxeConf, iscsi: IscsiBootOptions): VolumePxeOptions {
+  const { deployment_aki_path: _kernel, deployment_ari_path: _ramdisk, initrd_filename: _initrd, ...rest } = buildPxeOptions(node, conf);
+  return { ...rest, ...iscsi };
+}
+
 function templateFor(node: BootNode, conf: PxeConf): string {
   if (node.ipxe_enabled) return conf.ipxe_config_template ?? DEFAULTS.ipxe_config_template;
   if (node.boot_mode === 'uefi') return conf.uefi_pxe_config_template ?? DEFAULTS.uefi_pxe_config_template;
@@ -65,7 +78,7 @@ function templateFor(node: BootNode, conf: PxeConf): string {
 }
 
 /** Renders the node's config; the ROOT/DISK_IDENTIFIER markers stay literal until switch time. */
-function renderPxeConfig(node: BootNode, conf: PxeConf, pxeOptions = buildPxeOptions(node, conf)): string {
+function renderPxeConfig(node: BootNode, conf: PxeConf, pxeOptions: PxeTemplateOptions | VolumePxeOptions = buildPxeOptions(node, conf)): string {
   // grub cannot cope with braces, hence the (( )) markers in UEFI/grub configs.
   const [open, close] = usesGrub(node) ? ['((', '))'] : ['{{', '}}'];
   return renderTemplate(templateFor(node, conf), {
@@ -121,7 +134,7 @@ async function placeBootFiles(node: BootNode, conf: PxeConf): Promise<void> {
 }
 
 /** Writes `<root>/<uuid>/config` and every MAC/IP link to it; returns the config path. */
-export async function createPxeConfig(node: BootNode, conf: PxeConf, pxeOptions?: PxeTemplateOptions): Promise<string> {
+export async function createPxeConfig(node: BootNode, conf: PxeConf, pxeOptions?: PxeTemplateOptions | VolumePxeOptions): Promise<string> {
   const configPath = configFilePath(conf, node);
   await ensureDir(path.dirname(configPath), conf);
   await ensureDir(path.join(rootDir(conf, node.ipxe_enabled), conf.pxe_config_subdir ?? DEFAULTS.pxe_config_subdir), conf);

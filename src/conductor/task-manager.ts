@@ -10,6 +10,8 @@ import { NodeLockedError } from '../db/errors';
 import type { NodeRecord } from '../db/models';
 import * as nodes from '../db/repositories/nodes';
 import { portgroupsOfNode, portsOfNode } from '../db/repositories/conductor-port-queries';
+import * as volumeConnectors from '../db/repositories/volume-connectors';
+import * as volumeTargets from '../db/repositories/volume-targets';
 import type { ConductorContext } from './context';
 import { PowerAction, Task } from './task';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,6 +38,8 @@ export class TaskManager {
     try {
       task.ports = await portsOfNode(this.ctx.db, node.id);
       task.portgroups = await portgroupsOfNode(this.ctx.db, node.id);
+      task.volumeConnectors = await volumeConnectors.list(this.ctx.db, { node_id: node.id });
+      task.volumeTargets = await volumeTargets.list(this.ctx.db, { node_id: node.id });
       if (opts.loadDriver ?? true) void task.driver;
     } catch (err) {
       await this.release(task);

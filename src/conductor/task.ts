@@ -5,7 +5,7 @@
 import { ExclusiveLockRequired } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
-import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+import type { NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
 import { asIronicError } from '../db/faults';
 import * as nodes from '../db/repositories/nodes';
 import { insertHistory } from '../db/repositories/conductor-history-queries';
@@ -44,6 +44,8 @@ export class Task implements DriverTask {
   /** The provision_set notification of an event whose work was spawned: sent once the work is handed over. */
   pendingNotification: (() => void) | null = null;
   extraData?: Record<string, unknown>;
+  volumeConnectors: VolumeConnectorRecord[] = [];
+  volumeTargets: VolumeTargetRecord[] = [];
 
   constructor(
     readonly ctx: ConductorContext,

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../conf/config';
 import type { Database } from '../db/connection';
-import type { NodeRecord, PortRecord, PortgroupRecord } from '../db/models';
+import type { NodeRecord, PortRecord, PortgroupRecord, VolumeConnectorRecord, VolumeTargetRecord } from '../db/models';
 
 export const INTERFACE_KINDS = [
   'bios', 'boot', 'console', 'deploy', 'firmware', 'inspect', 'management', 'network', 'power', 'raid',
@@ -34,6 +34,9 @@ export interface DriverTask {
   readonly node: NodeRecord;
   readonly ports: PortRecord[];
   readonly portgroups: PortgroupRecord[];
+  /** task.volume_connectors / task.volume_targets: the node's volume records, read when the task is taken. */
+  readonly volumeConnectors: VolumeConnectorRecord[];
+  readonly volumeTargets: VolumeTargetRecord[];
   readonly driver: ComposedDriver;
   readonly shared: boolean;
   /** ironic-ts extension: the deploy request's extra_data, handed to the deploy interface untouched. */
@@ -76,6 +79,8 @@ export interface BaseInterface {
   readonly name: string;
   /** Class-like name used in messages (Ironic prints the Python class). */
   readonly className: string;
+  /** What the implementation supports beyond its contract (e.g. 'iscsi_volume_boot'); absent: nothing. */
+  readonly capabilities?: readonly string[];
   properties(): Record<string, string>;
   validate(task: DriverTask): Promise<void>;
   /** The declared steps; with executeStep, built by declareSteps from one list. */

@@ -52,6 +52,8 @@ import { createFakeRescue } from './rescue/fake';
 import { createNoRescue } from './rescue/no-rescue';
 import { createFakeStorage } from './storage/fake';
 import { createNoopStorage } from './storage/noop';
+import { createCinderStorage } from './storage/cinder';
+import { createExternalStorage } from './storage/external';
 import { createFakeVendor } from './vendor/fake';
 import { createNoVendor } from './vendor/no-vendor';
 import { createRedfishVendor } from './redfish/vendor';
@@ -76,7 +78,8 @@ const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   power: new Map([['fake', createFakePower], ['redfish', createRedfishPower], ['ipmitool', createIpmitoolPower], ['snmp', createSnmpPower], ['ssh', createSshPower]]),
   raid: new Map([['fake', createFakeRaid], ['no-raid', createNoRaid]]),
   rescue: new Map([['fake', createFakeRescue], ['no-rescue', createNoRescue], ['agent', createAgentRescue]]),
-  storage: new Map([['fake', createFakeStorage], ['noop', createNoopStorage]]),
+  storage: new Map([['fake', createFakeStorage], ['noop', createNoopStorage], ['cinder', createCinderStorage],
+    ['external', createExternalStorage]]),
   vendor: new Map([['fake', createFakeVendor], ['no-vendor', createNoVendor], ['ipmitool', createIpmitoolVendor], ['redfish', createRedfishVendor]]),
 };
 

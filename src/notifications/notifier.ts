@@ -11,6 +11,7 @@ import type { Config } from '../conf/config';
 import { log } from '../common/log';
 import { buildPayload, PayloadName } from './payloads';
 import { AmqpNotificationTransport, type NotificationMessage } from './amqp-transport';
+import { pythonUtcNow } from '../common/python/utcnow';
 
 const LEVELS = ['debug', 'info', 'warning', 'error', 'critical'] as const;
 export type NotificationLevel = (typeof LEVELS)[number];
@@ -41,13 +42,6 @@ interface Settings {
 }
 
 let settings: Settings | null = null;
-
-/** str(timeutils.utcnow()): `2026-12-05 16:33:14.123456` (no fraction when it is zero). */
-function pythonUtcNow(): string {
-  const iso = new Date().toISOString();
-  const millis = iso.slice(20, 23);
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${millis === '000' ? '' : `.${millis}000`}`;
-}
 
 class LogDriver implements Driver {
   send(message: NotificationMessage): void {

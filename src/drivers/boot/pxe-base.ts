@@ -8,8 +8,9 @@
 import { promises as fsp } from 'node:fs';
 import { configFilePath } from '../../boot/paths';
 import {
-  cleanUpPxeConfig, createIpxeBootScript, createPxeConfig, placeCommonConfig, switchPxeConfig, type BootTarget,
+  buildVolumePxeOptions, cleanUpPxeConfig, createIpxeBootScript, createPxeConfig, placeCommonConfig, switchPxeConfig, type BootTarget,
 } from '../../boot/pxe-config';
+import { iscsiBootOptions } from '../../boot/volume-options';
 import { InvalidParameterValue, MissingParameterValue, UnsupportedDriverExtension } from '../../common/errors';
 import { log } from '../../common/log';
 import * as states from '../../common/states';
@@ -20,6 +21,8 @@ import {
 } from './pxe-node';
 import { ironicApiUrl, pxeConfFor, usesHttpFolder, type BootFlavor } from './pxe-settings';
 import { lookupTable } from '../../common/own-keys';
+import { bootVolumeTarget } from '../storage/boot-volume';
+import type { VolumeTargetRecord } from '../../db/models';
 
 const KERNEL_APPEND_DESCRIPTION = 'Additional kernel parameters to pass down to instance kernel. These parameters can be ' +
   'consumed by the kernel or by the applications by reading /proc/cmdline. Mind severe cmdline size limit. Overrides ' +
@@ -127,6 +130,23 @@ async function prepareNetbootInstance(task: DriverTask, flavor: BootFlavor, targ
   return true;
 }
 
+/**
+ * prepare_instance_pxe_config for a node booting from an iSCSI volume: a config whose boot_iscsi entry
+ * hooks the volume (iPXE; the deploy entry stays empty), switched to that entry.
+ */
+async function prepareIscsiInstance(task: DriverTask, flavor: BootFlavor, boot: VolumeTargetRecord): Promise<void> {
+  const conf = pxeConfFor(task.ctx.conf, flavor);
+  const node = bootNodeFor(task, flavor, conf, { mode: 'deploy', appendParams: kernelCommandLine(task, conf, {}) });
+  if (flavor.ipxe) await createIpxeBootScript(conf);
+  await updateDhcp(task, flavor);
+  if (!(await exists(configFilePath(conf, node)))) {
+    const iqns = task.volumeConnectors.filter((c) => c.type === 'iqn').map((c) => String(c.connector_id));
+    const iscsi = flavor.ipxe ? iscsiBootOptions(boot, task.volumeTargets, iqns) : null;
+    await createPxeConfig(node, conf, iscsi ? buildVolumePxeOptions(node, conf, iscsi) : undefined);
+  }
+  await switchPxeConfig(node, conf, { target: 'boot_iscsi' });
+}
+
 /** The entry a network-booted instance starts from: the iscsi deploy's config names it `boot`. */
 function netbootTarget(task: DriverTask, option: string): BootTarget {
   if (option === 'ramdisk') return 'boot_ramdisk';
@@ -135,8 +155,12 @@ function netbootTarget(task: DriverTask, option: string): BootTarget {
 
 async function prepareInstance(task: DriverTask, flavor: BootFlavor): Promise<void> {
   const option = bootOptionOf(task);
+  const bootVolume = await bootVolumeTarget(task);
   let device: string | null;
-  if (option === 'local') {
+  if (bootVolume?.volume_type === 'iscsi') {
+    await prepareIscsiInstance(task, flavor, bootVolume);
+    device = 'pxe';
+  } else if (option === 'local') {
     await cleanUpPxeConfig(bootNodeFor(task, flavor, pxeConfFor(task.ctx.conf, flavor), { mode: 'deploy' }), pxeConfFor(task.ctx.conf, flavor));
     device = 'disk';
   } else {
@@ -160,6 +184,7 @@ async function removeNodeFiles(task: DriverTask, flavor: BootFlavor, mode: Ramdi
 export function createNetworkBoot(flavor: BootFlavor): BootInterface {
   return {
     kind: 'boot', name: flavor.name, className: flavor.className,
+    capabilities: flavor.ipxe ? ['iscsi_volume_boot', 'ramdisk_boot', 'ipxe_boot'] : ['ramdisk_boot', 'pxe_boot'],
     properties: () => ({ ...PROPERTIES }),
     async validate(task) {
       validateCommon(task, flavor);

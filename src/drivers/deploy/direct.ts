@@ -27,6 +27,7 @@ import { prepareInbandService, tearDownInbandService } from '../agent/inband-ser
 import { agentServiceSteps, isAgentServiceStep } from '../agent/service-steps';
 import { switchToTenantNetwork } from './tenant-network';
 import { lookupTable } from '../../common/own-keys';
+import { populateStorageDriverInternalInfo, tearDownStorageConfiguration } from '../storage/boot-volume';
 
 const PROPERTIES: Record<string, string> = lookupTable({
   deploy_kernel: 'UUID (from Glance) of the deployment kernel. Required.',
@@ -82,6 +83,7 @@ function validateImageInfo(task: DriverTask): void {
 /** CustomAgentDeploy.prepare for a deploy: provisioning network, image, agent boot. */
 async function prepare(task: DriverTask): Promise<void> {
   const node = task.node;
+  await populateStorageDriverInternalInfo(task);
   if (node.provision_state === states.DEPLOYING) {
     await task.driver.network.validate(task);
     // A fast-tracked node keeps its running agent; one that may not be powered off is rebooted into the
@@ -162,6 +164,7 @@ export function createDirectDeploy(): DeployInterface {
     async tearDown(task) {
       if (!task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
       await task.driver.storage.detachVolumes(task);
+      await tearDownStorageConfiguration(task);
       await task.driver.network.unconfigureTenantNetworks(task);
       await task.driver.network.removeProvisioningNetwork(task);
       return states.DELETED;

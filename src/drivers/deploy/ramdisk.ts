@@ -10,6 +10,7 @@ import type { DeployInterface, DriverTask } from '../base';
 import { parseCapabilities } from '../boot/pxe-node';
 import { coreDeployStep, declareSteps } from '../declared-steps';
 import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
+import { populateStorageDriverInternalInfo, tearDownStorageConfiguration } from '../storage/boot-volume';
 
 /** Boot interfaces whose prepareInstance can boot an instance ramdisk (Ironic's 'ramdisk_boot' capability). */
 const RAMDISK_BOOT = new Set(['pxe', 'ipxe', 'http', 'http-ipxe', 'fake']);
@@ -51,10 +52,18 @@ export function createRamdiskDeploy(): DeployInterface {
     ...declareSteps('deploy', [coreDeployStep(deploy)]),
     async tearDown(task) {
       await powerAction(task, states.POWER_OFF);
+      await task.driver.storage.detachVolumes(task);
+      await tearDownStorageConfiguration(task);
       await task.driver.network.unconfigureTenantNetworks(task);
       return states.DELETED;
     },
     async prepare(task) {
+      await populateStorageDriverInternalInfo(task);
+      if (task.node.provision_state === states.DEPLOYING) {
+        await task.driver.network.validate(task);
+        await powerAction(task, states.POWER_OFF);
+        await task.driver.storage.attachVolumes(task);
+      }
       const ii = task.node.instance_info ?? {};
       const caps = parseCapabilities(ii.capabilities);
       if (caps.boot_option !== 'ramdisk') {
