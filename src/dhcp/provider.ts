@@ -10,6 +10,18 @@ export interface DhcpNode {
   dnsmasq_tag?: string;
   /** MACs of ports with pxe_enabled. */
   pxe_macs: string[];
+  /** Each port's and portgroup's current VIF (network.get_node_vif_ids; null: none), for Neutron. */
+  vifs?: NodeVifs;
+}
+
+export interface PortVif {
+  uuid: string;
+  vif: string | null;
+}
+
+export interface NodeVifs {
+  ports: PortVif[];
+  portgroups: PortVif[];
 }
 
 export interface DhcpUpdateResult {

@@ -8,7 +8,8 @@ import { nodeDir } from '../../boot/paths';
 import type { BootNode, PxeConf } from '../../boot/options';
 import { ImageDownloadFailed } from '../../common/errors';
 import { dhcpOptionsForInstance, bootFileFor, type DhcpOption } from '../../dhcp/boot-options';
-import type { DhcpNode } from '../../dhcp/provider';
+import type { DhcpNode, PortVif } from '../../dhcp/provider';
+import type { PortRecord, PortgroupRecord } from '../../db/models';
 import type { DriverTask, JsonObject } from '../base';
 import { bootModeOf, pxeMacs, type RamdiskMode } from './pxe-node';
 import { dhcpBootConfFor, dhcpProviderFor, masterImageCache, type BootFlavor } from './pxe-settings';
@@ -110,7 +111,11 @@ function dhcpOptionsFor(task: DriverTask, flavor: BootFlavor, supportsIpxeTag: b
 
 function dhcpNode(task: DriverTask): DhcpNode {
   const tag = (task.node.driver_internal_info as Dict | null)?.dnsmasq_tag;
-  return { uuid: task.node.uuid, pxe_macs: pxeMacs(task), ...(typeof tag === 'string' ? { dnsmasq_tag: tag } : {}) };
+  const vifOf = (p: PortRecord | PortgroupRecord): PortVif => ({ uuid: p.uuid, vif: task.driver.network.getCurrentVif(task, p) });
+  return {
+    uuid: task.node.uuid, pxe_macs: pxeMacs(task), ...(typeof tag === 'string' ? { dnsmasq_tag: tag } : {}),
+    vifs: { ports: task.ports.map(vifOf), portgroups: task.portgroups.map(vifOf) },
+  };
 }
 
 /** provider.update_dhcp; a newly issued dnsmasq tag is kept in driver_internal_info. */
