@@ -69,14 +69,49 @@ export interface RealNeutron {
   stop(): Promise<void>;
 }
 
+/** Neutron's stock paste pipeline (neutron-common's /etc/neutron/api-paste.ini, not installed here). */
+const API_PASTE = `[composite:neutron]
+use = egg:Paste#urlmap
+/: neutronversions_composite
+/v2.0: neutronapi_v2_0
+[composite:neutronapi_v2_0]
+use = call:neutron.auth:pipeline_factory
+noauth = cors http_proxy_to_wsgi request_id catch_errors extensions neutronapiapp_v2_0
+keystone = cors http_proxy_to_wsgi request_id catch_errors authtoken keystonecontext extensions neutronapiapp_v2_0
+[composite:neutronversions_composite]
+use = call:neutron.auth:pipeline_factory
+noauth = cors http_proxy_to_wsgi neutronversions
+keystone = cors http_proxy_to_wsgi neutronversions
+[filter:request_id]
+paste.filter_factory = oslo_middleware:RequestId.factory
+[filter:catch_errors]
+paste.filter_factory = oslo_middleware:CatchErrors.factory
+[filter:cors]
+paste.filter_factory = oslo_middleware.cors:filter_factory
+oslo_config_project = neutron
+[filter:http_proxy_to_wsgi]
+paste.filter_factory = oslo_middleware.http_proxy_to_wsgi:HTTPProxyToWSGI.factory
+[filter:keystonecontext]
+paste.filter_factory = neutron.auth:NeutronKeystoneContext.factory
+[filter:authtoken]
+paste.filter_factory = keystonemiddleware.auth_token:filter_factory
+[filter:extensions]
+paste.filter_factory = neutron.api.extensions:plugin_aware_extension_middleware_factory
+[app:neutronversions]
+paste.app_factory = neutron.pecan_wsgi.app:versions_factory
+[app:neutronapiapp_v2_0]
+paste.app_factory = neutron.api.v2.router:APIRouter.factory
+`;
+
 function neutronConf(dir: string, port: number, dbUrl: string): string {
   return `[DEFAULT]
+api_paste_config = ${dir}/api-paste.ini
 bind_host = 127.0.0.1
 bind_port = ${port}
 core_plugin = ml2
 service_plugins =
 auth_strategy = noauth
-api_workers = 0
+api_workers = 1
 rpc_workers = 0
 rpc_state_report_workers = 0
 transport_url = fake:/
@@ -188,6 +223,7 @@ export async function startNeutron(): Promise<RealNeutron> {
   await Promise.all(['state', 'locks'].map((d) => fsp.mkdir(path.join(dir, d))));
   // Every caller is an admin: the noauth peer Ironic talks to as an operator's Neutron would let it.
   await fsp.writeFile(path.join(dir, 'policy.yaml'), '"context_is_admin": "@"\n');
+  await fsp.writeFile(path.join(dir, 'api-paste.ini'), API_PASTE);
   const site = await writeDriverPackage(dir);
   const db = `neutron_${randomBytes(6).toString('hex')}`;
   let pid = 0;
