@@ -171,6 +171,16 @@ export class NeutronClient {
   }
 }
 
+/**
+ * Whether [neutron] names a Neutron to talk to: an endpoint_override, or Keystone auth to find one
+ * in the catalog. Without one, ironic-ts stays standalone: the flat interface keeps its VIF
+ * records only and the neutron DHCP provider acts as `none`.
+ */
+export function neutronConfigured(conf: Config): boolean {
+  const authType = conf.optStr(GROUP, 'auth_type');
+  return conf.optStr(GROUP, 'endpoint_override') !== null || (authType !== null && authType !== 'none');
+}
+
 const clients = new WeakMap<Config, NeutronClient>();
 
 /** neutron.get_client: one client per configuration, sharing the [neutron] adapter's token. */

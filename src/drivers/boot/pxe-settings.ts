@@ -9,7 +9,7 @@ import type { Config } from '../../conf/config';
 import type { GroupName, OptionName } from '../../conf/registry';
 import { log } from '../../common/log';
 import type { DhcpBootConf } from '../../dhcp/boot-options';
-import { neutronClient } from '../../common/neutron/client';
+import { neutronClient, neutronConfigured } from '../../common/neutron/client';
 import { createDhcpProvider } from '../../dhcp/factory';
 import { NoneDhcpProvider, type DhcpProvider } from '../../dhcp/provider';
 import type { ImageCache } from '../../images/cache';
@@ -100,12 +100,6 @@ export function dhcpBootConfFor(conf: Config): DhcpBootConf {
 }
 
 const warnedProviders = new Set<string>();
-
-/** Whether [neutron] names a Neutron to talk to: an endpoint_override, or Keystone auth to find one in the catalog. */
-export function neutronConfigured(conf: Config): boolean {
-  const authType = conf.optStr('neutron', 'auth_type');
-  return conf.optStr('neutron', 'endpoint_override') !== null || (authType !== null && authType !== 'none');
-}
 
 /**
  * [dhcp]dhcp_provider. `neutron` (Ironic's default) sets the options on the node's Neutron ports
