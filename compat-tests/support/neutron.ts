@@ -54,6 +54,16 @@ export interface NetworkInput {
   cidr?: string;
 }
 
+/** Neutron behind a Keystone: keystonemiddleware validates tokens as this service user. */
+export interface NeutronKeystone {
+  url: string;
+  username: string;
+  password: string;
+  project: string;
+  /** A token the helpers of RealNeutron send (an admin's). */
+  token(): Promise<string>;
+}
+
 export interface RealNeutron {
   /** http://127.0.0.1:PORT: Neutron's root, as [neutron]endpoint_override takes it. */
   url: string;
@@ -103,14 +113,29 @@ paste.app_factory = neutron.pecan_wsgi.app:versions_factory
 paste.app_factory = neutron.api.v2.router:APIRouter.factory
 `;
 
-function neutronConf(dir: string, port: number, dbUrl: string): string {
+function authtokenConf(ks: NeutronKeystone): string {
+  return `[keystone_authtoken]
+www_authenticate_uri = ${ks.url}/v3
+auth_url = ${ks.url}/v3
+auth_type = password
+username = ${ks.username}
+password = ${ks.password}
+project_name = ${ks.project}
+user_domain_id = default
+project_domain_id = default
+# The test Keystone's catalog has public endpoints only.
+interface = public
+`;
+}
+
+function neutronConf(dir: string, port: number, dbUrl: string, ks?: NeutronKeystone): string {
   return `[DEFAULT]
 api_paste_config = ${dir}/api-paste.ini
 bind_host = 127.0.0.1
 bind_port = ${port}
 core_plugin = ml2
 service_plugins =
-auth_strategy = noauth
+auth_strategy = ${ks ? 'keystone' : 'noauth'}
 api_workers = 1
 rpc_workers = 0
 rpc_state_report_workers = 0
@@ -127,9 +152,7 @@ connection = ${dbUrl}
 lock_path = ${dir}/locks
 [oslo_policy]
 policy_file = ${dir}/policy.yaml
-enforce_new_defaults = false
-enforce_scope = false
-[ml2]
+${ks ? '' : '# The legacy rules, which context_is_admin governs.\nenforce_new_defaults = false\nenforce_scope = false\n'}[ml2]
 type_drivers = flat,vlan
 tenant_network_types =
 mechanism_drivers = baremetal_test
@@ -138,7 +161,7 @@ extension_drivers = port_security
 flat_networks = *
 [ml2_type_vlan]
 network_vlan_ranges = ${PHYSNET}:100:199
-`;
+${ks ? authtokenConf(ks) : ''}`;
 }
 
 /** Declares the test mechanism driver to stevedore (entry points are read from *.dist-info). */
@@ -201,10 +224,10 @@ async function schemaDump(dir: string, site: string): Promise<string> {
   return file;
 }
 
-async function waitUp(url: string, pid: number, logFile: string): Promise<void> {
+async function waitUp(url: string, pid: number, logFile: string, auth: () => Promise<Record<string, string>>): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    const ok = await fetch(`${url}/v2.0/networks`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/v2.0/networks`, { headers: await auth(), signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
     if (ok) return;
     try {
       process.kill(pid, 0);
@@ -217,12 +240,16 @@ async function waitUp(url: string, pid: number, logFile: string): Promise<void> 
   throw new Error(`neutron-server did not come up at ${url}:\n${log.slice(-4000)}`);
 }
 
-export async function startNeutron(): Promise<RealNeutron> {
+/**
+ * Without `keystone`, noauth with every caller an admin; with it, keystonemiddleware and Neutron's
+ * default policies (a token with the admin role is an admin).
+ */
+export async function startNeutron(keystone?: NeutronKeystone): Promise<RealNeutron> {
   await ensureDebian13(NEUTRON_PACKAGES);
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'neutron-'));
   await Promise.all(['state', 'locks'].map((d) => fsp.mkdir(path.join(dir, d))));
-  // Every caller is an admin: the noauth peer Ironic talks to as an operator's Neutron would let it.
-  await fsp.writeFile(path.join(dir, 'policy.yaml'), '"context_is_admin": "@"\n');
+  // Without Keystone every caller is an admin: the noauth peer lets Ironic bind ports as a cloud's Neutron lets its service user.
+  await fsp.writeFile(path.join(dir, 'policy.yaml'), keystone ? '{}\n' : '"context_is_admin": "@"\n');
   await fsp.writeFile(path.join(dir, 'api-paste.ini'), API_PASTE);
   const site = await writeDriverPackage(dir);
   const db = `neutron_${randomBytes(6).toString('hex')}`;
@@ -232,7 +259,7 @@ export async function startNeutron(): Promise<RealNeutron> {
     await mysql(['-e', `CREATE DATABASE ${db}`]);
     await mysql([db], await fsp.readFile(dump, 'utf8'));
     const port = await freePort();
-    await fsp.writeFile(path.join(dir, 'neutron.conf'), neutronConf(dir, port, `mysql+pymysql://root@127.0.0.1:3306/${db}`));
+    await fsp.writeFile(path.join(dir, 'neutron.conf'), neutronConf(dir, port, `mysql+pymysql://root@127.0.0.1:3306/${db}`, keystone));
     const [cmd, argv, env] = python(dir, site, SERVER, confArgs(dir));
     const out = fs.openSync(path.join(dir, 'stdout.log'), 'a');
     const child = spawn(cmd, argv, { env, detached: true, stdio: ['ignore', out, out] });
@@ -240,8 +267,9 @@ export async function startNeutron(): Promise<RealNeutron> {
     child.unref();
     pid = child.pid ?? 0;
     const url = `http://127.0.0.1:${port}`;
-    await waitUp(url, pid, path.join(dir, 'neutron.log'));
-    return neutronHandle(url, dir, async () => {
+    const auth = async (): Promise<Record<string, string>> => (keystone ? { 'X-Auth-Token': await keystone.token() } : {});
+    await waitUp(url, pid, path.join(dir, 'neutron.log'), auth);
+    return neutronHandle(url, dir, auth, async () => {
       await killGroup(pid);
       await mysql(['-e', `DROP DATABASE IF EXISTS ${db}`]).catch(() => undefined);
       await fsp.rm(dir, { recursive: true, force: true });
@@ -253,10 +281,10 @@ export async function startNeutron(): Promise<RealNeutron> {
   }
 }
 
-function neutronHandle(url: string, dir: string, stop: () => Promise<void>): RealNeutron {
+function neutronHandle(url: string, dir: string, auth: () => Promise<Record<string, string>>, stop: () => Promise<void>): RealNeutron {
   async function api<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
     const res = await fetch(`${url}/v2.0${apiPath}`, {
-      method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      method, headers: { 'Content-Type': 'application/json', ...await auth() }, body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`neutron ${method} ${apiPath}: ${res.status} ${text}`);
@@ -282,7 +310,7 @@ function neutronHandle(url: string, dir: string, stop: () => Promise<void>): Rea
       return (await api<{ port: NeutronRow }>('POST', '/ports', { port: { network_id: networkId, project_id: TEST_PROJECT, ...extra } })).port;
     },
     async showPort(id) {
-      const res = await fetch(`${url}/v2.0/ports/${encodeURIComponent(id)}`);
+      const res = await fetch(`${url}/v2.0/ports/${encodeURIComponent(id)}`, { headers: await auth() });
       if (res.status === 404) return null;
       if (!res.ok) throw new Error(`neutron GET /ports/${id}: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { port: NeutronRow }).port;
