@@ -3,7 +3,7 @@ import { DnsmasqDhcpProvider, DnsmasqError, type DnsmasqConf } from './dnsmasq';
 import { NeutronDhcpProvider, type NeutronDhcpSettings } from './neutron';
 import { NoneDhcpProvider, type DhcpProvider } from './provider';
 
-export interface DhcpProviderSettings {
+interface DhcpProviderSettings {
   dnsmasq?: DnsmasqConf;
   neutron?: NeutronDhcpSettings;
 }

@@ -19,7 +19,7 @@ export interface PortVif {
   vif: string | null;
 }
 
-export interface NodeVifs {
+interface NodeVifs {
   ports: PortVif[];
   portgroups: PortVif[];
 }

@@ -19,8 +19,8 @@ const GROUP = 'neutron';
 const API_VERSION = 'v2.0';
 const MAX_RETRY_DELAY_S = 60;
 
-export type NeutronResource = JsonObject & { id: string };
-export type NeutronFilters = Record<string, string | readonly string[]>;
+type NeutronResource = JsonObject & { id: string };
+type NeutronFilters = Record<string, string | readonly string[]>;
 
 interface RetryPolicy {
   retries: number;

@@ -15,7 +15,7 @@ export const VNIC_BAREMETAL = 'baremetal';
 export const DHCP_CLIENT_ID = '61';
 
 /** The node and ports a port operation reads (a subset of the task). */
-export interface PortTask {
+interface PortTask {
   node: { uuid: string; instance_uuid: string | null; network_interface: string | null };
   ports: readonly PortRecord[];
   portgroups: readonly PortgroupRecord[];
@@ -127,7 +127,7 @@ function servicePorts(task: PortTask, addAllPorts: boolean): readonly PortRecord
   return addAllPorts ? task.ports : task.ports.filter((p) => p.pxe_enabled);
 }
 
-export interface ServicePortOptions {
+interface ServicePortOptions {
   addAllPorts: boolean;
   securityGroups?: readonly string[];
 }

@@ -18,7 +18,7 @@ import type { PortRecord, PortgroupRecord } from '../../db/models';
 import type { DriverTask, VifAttachInfo } from '../base';
 import { findByVif, isPortgroup, pickFreePortLike, TENANT_VIF_KEY } from './vif-ports';
 
-export type ServiceProcess = 'cleaning' | 'provisioning' | 'rescuing' | 'inspection' | 'servicing';
+type ServiceProcess = 'cleaning' | 'provisioning' | 'rescuing' | 'inspection' | 'servicing';
 
 type PortLike = PortRecord | PortgroupRecord;
 

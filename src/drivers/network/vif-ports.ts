@@ -29,7 +29,7 @@ function occupied(p: PortLike, vifId: string): boolean {
 }
 
 /** What Neutron-backed interfaces add to the choice: the VIF's physical networks, and which ports can carry it. */
-export interface FreePortFilter {
+interface FreePortFilter {
   physnets?: ReadonlySet<string>;
   /** neutron.validate_port_info; ports it refuses are skipped. */
   usable?: (p: PortRecord) => boolean;
