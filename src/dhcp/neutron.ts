@@ -38,6 +38,7 @@ function optionsForPort(port: Record<string, unknown>, options: readonly DhcpOpt
 
 export class NeutronDhcpProvider implements DhcpProvider {
   readonly name = 'neutron';
+  readonly usesVifs = true;
 
   constructor(private readonly settings: NeutronDhcpSettings) {}
 

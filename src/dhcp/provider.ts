@@ -31,6 +31,8 @@ export interface DhcpUpdateResult {
 
 export interface DhcpProvider {
   readonly name: string;
+  /** Whether it works on the node's VIFs (DhcpNode.vifs), as the neutron provider does. */
+  readonly usesVifs?: boolean;
   updateDhcpOpts(node: DhcpNode, options: DhcpOption[]): Promise<DhcpUpdateResult>;
   cleanDhcpOpts(node: DhcpNode): Promise<void>;
   getIpAddresses(node: DhcpNode): Promise<string[]>;
