@@ -65,6 +65,7 @@ interface Server {
   mac: string;
   vif: string;
   node?: string;
+  instanceInfo?: Record<string, string>;
 }
 
 /**
@@ -135,10 +136,11 @@ function bootFiles(dir: string): { kernel: string; ramdisk: string; image: strin
 
 async function enroll(server: Server): Promise<string> {
   const files = bootFiles(server.dir);
+  server.instanceInfo = { image_source: `file://${files.image}`, image_os_hash_algo: 'sha256', image_os_hash_value: files.sha256 };
   const node = await api(server.url, 'POST', '/v1/nodes', {
     driver: 'fake-hardware', boot_interface: 'ipxe', deploy_interface: 'direct', network_interface: 'flat',
     driver_info: { deploy_kernel: `file://${files.kernel}`, deploy_ramdisk: `file://${files.ramdisk}` },
-    instance_info: { image_source: `file://${files.image}`, image_os_hash_algo: 'sha256', image_os_hash_value: files.sha256 },
+    instance_info: server.instanceInfo,
   });
   await api(server.url, 'POST', '/v1/ports', {
     node_uuid: node.uuid, address: server.mac, pxe_enabled: true,
@@ -218,4 +220,41 @@ test('VIF attach, deploy (flat binding + neutron DHCP options) and undeploy leav
   const undeployed = await Promise.all(servers.map(async (s) => comparable((await neutron.showPort(s.vif))!, s)));
   assert.equal((undeployed[1] as { host: string }).host, '');
   assert.deepEqual(undeployed[1], undeployed[0]);
+});
+
+/** PUT provision target active: the status and body (a refusal is an answer here). */
+async function deploy(server: Server): Promise<{ status: number; body: string }> {
+  const res = await fetch(`${server.url}/v1/nodes/${server.node}/states/provision`, {
+    method: 'PUT', headers: { 'X-OpenStack-Ironic-API-Version': VERSION, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ target: 'active' }),
+  });
+  return { status: res.status, body: await res.text() };
+}
+
+async function waitFailed(base: string, uuid: string): Promise<Record<string, any>> {
+  const deadline = Date.now() + 120_000;
+  let node: Record<string, any> = {};
+  while (Date.now() < deadline) {
+    node = await api(base, 'GET', `/v1/nodes/${uuid}`);
+    if (node.provision_state === 'deploy failed' && !node.reservation) return node;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.fail(`node ${uuid} at ${base} is ${node.provision_state}, not deploy failed`);
+}
+
+test('Neutron down when a deploy starts: deploy failed with the same last_error as 29.0.5', async () => {
+  assert.ok(servers.every((s) => s.node), 'the nodes of the first test');
+  for (const server of servers) {
+    await api(server.url, 'PATCH', `/v1/nodes/${server.node}`, Object.entries(server.instanceInfo!).map(([k, v]) => ({ op: 'add', path: `/instance_info/${k}`, value: v })));
+  }
+  await neutron.stop();
+  const outcomes = [];
+  for (const server of servers) {
+    const answer = await deploy(server);
+    const node = answer.status === 202 ? await waitFailed(server.url, server.node!) : await api(server.url, 'GET', `/v1/nodes/${server.node}`);
+    outcomes.push({ status: answer.status, answer: answer.status === 202 ? '' : answer.body.split(server.node!).join('<node>'),
+      provision_state: node.provision_state, last_error: String(node.last_error).split(server.node!).join('<node>') });
+  }
+  assert.match(JSON.stringify(outcomes[0]), /version discovery document|Could not retrieve network|Unable to establish connection/);
+  assert.deepEqual(outcomes[1], outcomes[0]);
 });

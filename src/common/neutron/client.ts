@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../conf/config';
 import { adapterFor, type ServiceAdapter } from '../keystone/adapter';
 import type { JsonObject } from '../json-value';
-import { errorFromResponse, NeutronApiError, NeutronConnectFailure, NeutronDuplicate, NeutronNotFound } from './errors';
+import { discoveryFailure, errorFromResponse, NeutronApiError, NeutronDuplicate, NeutronNotFound, NeutronUnreachable } from './errors';
 
 const GROUP = 'neutron';
 const API_VERSION = 'v2.0';
@@ -64,8 +64,14 @@ export class NeutronClient {
 
   /** The versioned API root: the endpoint, with /v2.0 added when the endpoint has no version. */
   async apiRoot(): Promise<string> {
+    return (await this.endpoints()).root;
+  }
+
+  /** The endpoint as configured and the API root; `discovered`: openstacksdk would discover the version there. */
+  private async endpoints(): Promise<{ endpoint: string; root: string; discovered: boolean }> {
     const endpoint = (await this.adapter.endpoint()).replace(/\/+$/, '');
-    return /\/v2\.0$/.test(endpoint) ? endpoint : `${endpoint}/${API_VERSION}`;
+    const versioned = /\/v2\.0$/.test(endpoint);
+    return { endpoint, root: versioned ? endpoint : `${endpoint}/${API_VERSION}`, discovered: !versioned };
   }
 
   async getPort(id: string): Promise<NeutronResource> {
@@ -134,7 +140,8 @@ export class NeutronClient {
 
   /** One API call with keystoneauth's retries; the parsed JSON body (null when empty). */
   private async call(method: string, apiPath: string, body?: JsonObject): Promise<JsonObject | null> {
-    const url = `${await this.apiRoot()}${apiPath}`;
+    const { endpoint, root, discovered } = await this.endpoints();
+    const url = `${root}${apiPath}`;
     let connectAttempt = 0;
     let statusAttempt = 0;
     let refreshed = false;
@@ -152,7 +159,9 @@ export class NeutronClient {
           await sleep(backoffMs(this.connectRetry, connectAttempt++));
           continue;
         }
-        throw new NeutronConnectFailure(`Unable to establish connection to ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`);
+        // Ironic's client discovers an unversioned endpoint's version first, on every new session.
+        if (discovered) throw discoveryFailure(endpoint);
+        throw new NeutronUnreachable(`Unable to establish connection to ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`);
       }
       if (res.status === 401 && this.adapter.session && !refreshed) {
         // An expired or revoked service token: one fresh token, as keystoneauth re-authenticates.

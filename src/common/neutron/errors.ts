@@ -27,12 +27,22 @@ export class NeutronDuplicate extends NeutronApiError {
   }
 }
 
-/** keystoneauth's ConnectFailure/ConnectTimeout: Neutron did not answer at all. */
-export class NeutronConnectFailure extends NeutronApiError {
+/**
+ * keystoneauth's ConnectFailure, or its DiscoveryFailure when the endpoint has no version: Neutron
+ * did not answer at all. Not an openstacksdk exception, so, as in Ironic, no `except
+ * OpenStackCloudException` catches it and the operation fails with its bare message.
+ */
+export class NeutronUnreachable extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'NeutronConnectFailure';
+    this.name = 'NeutronUnreachable';
   }
+}
+
+/** DiscoveryFailure's message: the unversioned endpoint could not be asked for its versions. */
+export function discoveryFailure(endpoint: string): NeutronUnreachable {
+  return new NeutronUnreachable(`Unable to find a version discovery document at ${endpoint}, the service is unavailable or misconfigured. ` +
+    'Required version range (any - any), version hack disabled.');
 }
 
 const CLASS_BY_STATUS: ReadonlyMap<number, string> = new Map([
