@@ -180,15 +180,11 @@ async function enroll(name: string, iface: 'neutron' | 'flat', mac: string, llc:
   return created.uuid;
 }
 
-/** provide with automated cleaning: the cleaning port exists while the node waits for its agent, and is gone after. */
-async function provideThroughCleaning(uuid: string, mac: string, llc: unknown, disk: string): Promise<void> {
-  await bm(['node', 'provide', uuid]);
-  await waitState(uuid, 'clean wait');
-  const cleaning = await portsOn(cleaningNet, mac);
-  assert.equal(cleaning.length, 1, 'one cleaning port while cleaning');
-  assertBound(cleaning[0], uuid, llc, 'cleaning port');
-  await withAgent(mac, disk, () => waitState(uuid, 'available'));
-  assert.deepEqual(await portsOn(cleaningNet, mac), [], 'cleaning port removed after cleaning');
+/** provide without cleaning (the undeploy cleans), then automated cleaning for that undeploy. */
+async function provide(uuid: string): Promise<void> {
+  await bm(['node', 'set', uuid, '--no-automated-clean']);
+  await bm(['node', 'provide', uuid, '--wait', '60']);
+  await bm(['node', 'set', uuid, '--automated-clean']);
 }
 
 test('neutron network interface: provisioning, tenant and cleaning ports at each stage, through the baremetal CLI', async () => {
@@ -196,7 +192,7 @@ test('neutron network interface: provisioning, tenant and cleaning ports at each
   const llc = LLC(1);
   const disk = path.join(dir, 'neutron.disk');
   const uuid = await enroll('nn-neutron', 'neutron', mac, llc);
-  await provideThroughCleaning(uuid, mac, llc, disk);
+  await provide(uuid);
 
   const vif = String((await neutron.createPort(tenantNet, { name: 'tenant-vif-1' })).id);
   await bm(['node', 'vif', 'attach', uuid, vif]);
@@ -229,7 +225,7 @@ test('flat network interface: tenant VIF bound for provisioning and the instance
   const llc = LLC(2);
   const disk = path.join(dir, 'flat.disk');
   const uuid = await enroll('nn-flat', 'flat', mac, llc);
-  await provideThroughCleaning(uuid, mac, llc, disk);
+  await provide(uuid);
 
   const vif = String((await neutron.createPort(tenantNet, { name: 'tenant-vif-2' })).id);
   await bm(['node', 'vif', 'attach', uuid, vif]);

@@ -5,7 +5,7 @@
  * service networks (cleaning, provisioning, rescuing, inspection, servicing) whose ports are
  * created for the node and deleted again.
  */
-import { NetworkError, VifInvalidForAttach, VifNotAttached } from '../../common/errors';
+import { FailedToUpdateMacOnPort, NetworkError, VifInvalidForAttach, VifNotAttached } from '../../common/errors';
 import { log } from '../../common/log';
 import { neutronClient, type NeutronClient } from '../../common/neutron/client';
 import { NeutronApiError } from '../../common/neutron/errors';
@@ -64,14 +64,18 @@ export async function neutronVifAttach(task: DriverTask, vif: VifAttachInfo): Pr
     try {
       await updatePortAddress(client, vif.id, target.address);
     } catch (err) {
-      if (!(err instanceof Error && err.name === 'FailedToUpdateMacOnPort')) throw err;
+      if (!(err instanceof FailedToUpdateMacOnPort)) throw err;
       throw new NetworkError(`Unable to attach VIF ${vif.id} because Ironic can not update Neutron port ${vif.id} MAC address to match physical MAC address ${target.address}`);
     }
   }
   const internal = { ...(target.internal_info ?? {}), [TENANT_VIF_KEY]: vif.id };
   if (isPortgroup(target)) await task.updatePortgroup(target, { internal_info: internal });
   else await task.updatePort(target, { internal_info: internal });
-  if (task.node.provision_state === 'active') await plugPortToTenantNetwork(task, isPortgroup(target) ? task.portgroups.find((p) => p.id === target.id) ?? target : task.ports.find((p) => p.id === target.id) ?? target);
+  if (task.node.provision_state === 'active') {
+    // The updated record (task.ports/portgroups hold it now), with the VIF just saved.
+    const saved = isPortgroup(target) ? task.portgroups.find((p) => p.id === target.id) : task.ports.find((p) => p.id === target.id);
+    await plugPortToTenantNetwork(task, saved ?? target);
+  }
 }
 
 /** vif_detach: the record goes; an active (or deleting) node's Neutron port is unbound too. */
