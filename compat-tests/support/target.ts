@@ -77,8 +77,13 @@ export async function startTarget(opts: { extraConf?: string; kind?: Target['kin
 }
 
 export async function startIronicTs(dir: string, port: number, extraConf: string): Promise<Target> {
+  return startIronicTsWithConf(dir, port, referenceLikeConf(dir, port, extraConf));
+}
+
+/** ironic-ts on a whole ironic.conf of the caller's (for options referenceLikeConf's sections fix). */
+export async function startIronicTsWithConf(dir: string, port: number, conf: string): Promise<Target> {
   const confFile = path.join(dir, 'ironic.conf');
-  fs.writeFileSync(confFile, referenceLikeConf(dir, port, extraConf));
+  fs.writeFileSync(confFile, conf);
   const log = fs.openSync(path.join(dir, 'stdout.log'), 'a');
   const child = spawn(process.execPath, [path.join(REPO, 'dist', 'src', 'cmd', 'ironic.js'), '--config-file', confFile], {
     stdio: ['ignore', log, log],

@@ -10,6 +10,18 @@ export interface DhcpNode {
   dnsmasq_tag?: string;
   /** MACs of ports with pxe_enabled. */
   pxe_macs: string[];
+  /** Each port's and portgroup's current VIF (network.get_node_vif_ids; null: none), for Neutron. */
+  vifs?: NodeVifs;
+}
+
+export interface PortVif {
+  uuid: string;
+  vif: string | null;
+}
+
+interface NodeVifs {
+  ports: PortVif[];
+  portgroups: PortVif[];
 }
 
 export interface DhcpUpdateResult {
@@ -19,6 +31,8 @@ export interface DhcpUpdateResult {
 
 export interface DhcpProvider {
   readonly name: string;
+  /** Whether it works on the node's VIFs (DhcpNode.vifs), as the neutron provider does. */
+  readonly usesVifs?: boolean;
   updateDhcpOpts(node: DhcpNode, options: DhcpOption[]): Promise<DhcpUpdateResult>;
   cleanDhcpOpts(node: DhcpNode): Promise<void>;
   getIpAddresses(node: DhcpNode): Promise<string[]>;

@@ -38,6 +38,7 @@ import { createNoopManagement } from './management/noop';
 import { createIpmitoolManagement } from './ipmi/management';
 import { createRedfishManagement } from './redfish/management';
 import { createFlatNetwork } from './network/flat';
+import { createNeutronNetwork } from './network/neutron';
 import { createNoopNetwork } from './network/noop';
 import { createFakePower } from './power/fake';
 import { createIpmitoolPower } from './ipmi/power';
@@ -74,7 +75,7 @@ const implementations: Record<InterfaceKind, Map<string, InterfaceFactory>> = {
   ]),
   management: new Map([['fake', createFakeManagement], ['noop', createNoopManagement], ['redfish', createRedfishManagement], ['ipmitool', createIpmitoolManagement],
     ['ssh', createSshManagement]]),
-  network: new Map([['flat', createFlatNetwork], ['noop', createNoopNetwork]]),
+  network: new Map([['flat', createFlatNetwork], ['neutron', createNeutronNetwork], ['noop', createNoopNetwork]]),
   power: new Map([['fake', createFakePower], ['redfish', createRedfishPower], ['ipmitool', createIpmitoolPower], ['snmp', createSnmpPower], ['ssh', createSshPower]]),
   raid: new Map([['fake', createFakeRaid], ['no-raid', createNoRaid]]),
   rescue: new Map([['fake', createFakeRescue], ['no-rescue', createNoRescue], ['agent', createAgentRescue]]),

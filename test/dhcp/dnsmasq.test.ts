@@ -152,6 +152,6 @@ test('none provider does nothing; factory picks providers', async () => {
   const none = createDhcpProvider('none');
   assert.deepEqual(await none.updateDhcpOpts({ uuid: NODE, pxe_macs: ['aa:bb:cc:dd:ee:ff'] }, []), {});
   assert.equal(none.supportsIpxeTag(), false);
-  assert.equal(createDhcpProvider('dnsmasq', conf).name, 'dnsmasq');
+  assert.equal(createDhcpProvider('dnsmasq', { dnsmasq: conf }).name, 'dnsmasq');
   assert.throws(() => createDhcpProvider('dnsmasq'), { name: 'DnsmasqError' });
 });

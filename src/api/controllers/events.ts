@@ -13,7 +13,7 @@ async function postEvents(ctx: ApiContext): Promise<void> {
   readQuery(ctx, []);
   const body = args.requiredBody('evts', EVENTS_VALIDATOR('evts', ctx.state.body === undefined ? {} : ctx.state.body) as { events: unknown[] } | null);
   if (ctx.state.version < V.EVENTS) throw new NotFound();
-  // Ironic 21.4 only logs external events; nothing acts on them yet.
+  // Ironic (21.4 and 29.0.5 alike) only logs external events; nothing acts on them.
   for (const e of body.events) log.debug(`Received external event: ${JSON.stringify(e)}`);
   ctx.status = 204;
 }

@@ -49,6 +49,12 @@ export const EXTRA_OPTIONS = {
     builtin_http_host: { type: 'string', default: '0.0.0.0' },
     builtin_http_port: { type: 'port', default: 8080 },
   },
+  neutron: {
+    // Servicing networks and the disable_power_off check of Ironic 2025.1, with its names and defaults.
+    servicing_network: { type: 'string' },
+    servicing_network_security_groups: { type: 'list', default: [] },
+    allow_disabling_power_off: { type: 'bool', default: false },
+  },
   dnsmasq: {
     // The dnsmasq DHCP provider ([dhcp]dhcp_provider = dnsmasq) arrived after Ironic 21.4.4; same names as upstream.
     dhcp_optsdir: { type: 'string', default: '/etc/dnsmasq.d/optsdir.d' },

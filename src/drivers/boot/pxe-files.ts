@@ -8,7 +8,8 @@ import { nodeDir } from '../../boot/paths';
 import type { BootNode, PxeConf } from '../../boot/options';
 import { ImageDownloadFailed } from '../../common/errors';
 import { dhcpOptionsForInstance, bootFileFor, type DhcpOption } from '../../dhcp/boot-options';
-import type { DhcpNode } from '../../dhcp/provider';
+import type { DhcpNode, DhcpProvider, PortVif } from '../../dhcp/provider';
+import type { PortRecord, PortgroupRecord } from '../../db/models';
 import type { DriverTask, JsonObject } from '../base';
 import { bootModeOf, pxeMacs, type RamdiskMode } from './pxe-node';
 import { dhcpBootConfFor, dhcpProviderFor, masterImageCache, type BootFlavor } from './pxe-settings';
@@ -108,15 +109,20 @@ function dhcpOptionsFor(task: DriverTask, flavor: BootFlavor, supportsIpxeTag: b
   );
 }
 
-function dhcpNode(task: DriverTask): DhcpNode {
+/** What the provider reads of the node; the VIFs only for a provider that works on Neutron ports. */
+function dhcpNode(task: DriverTask, provider: DhcpProvider): DhcpNode {
   const tag = (task.node.driver_internal_info as Dict | null)?.dnsmasq_tag;
-  return { uuid: task.node.uuid, pxe_macs: pxeMacs(task), ...(typeof tag === 'string' ? { dnsmasq_tag: tag } : {}) };
+  const vifOf = (p: PortRecord | PortgroupRecord): PortVif => ({ uuid: p.uuid, vif: task.driver.network.getCurrentVif(task, p) });
+  return {
+    uuid: task.node.uuid, pxe_macs: pxeMacs(task), ...(typeof tag === 'string' ? { dnsmasq_tag: tag } : {}),
+    ...(provider.usesVifs ? { vifs: { ports: task.ports.map(vifOf), portgroups: task.portgroups.map(vifOf) } } : {}),
+  };
 }
 
 /** provider.update_dhcp; a newly issued dnsmasq tag is kept in driver_internal_info. */
 export async function updateDhcp(task: DriverTask, flavor: BootFlavor): Promise<void> {
   const provider = dhcpProviderFor(task.ctx.conf);
-  const node = dhcpNode(task);
+  const node = dhcpNode(task, provider);
   const result = await provider.updateDhcpOpts(node, dhcpOptionsFor(task, flavor, provider.supportsIpxeTag()));
   if (result.tag && result.tag !== node.dnsmasq_tag) {
     task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), dnsmasq_tag: result.tag };
@@ -125,9 +131,11 @@ export async function updateDhcp(task: DriverTask, flavor: BootFlavor): Promise<
 }
 
 export async function cleanDhcp(task: DriverTask): Promise<void> {
-  await dhcpProviderFor(task.ctx.conf).cleanDhcpOpts(dhcpNode(task));
+  const provider = dhcpProviderFor(task.ctx.conf);
+  await provider.cleanDhcpOpts(dhcpNode(task, provider));
 }
 
 export async function dhcpIpAddresses(task: DriverTask): Promise<string[]> {
-  return dhcpProviderFor(task.ctx.conf).getIpAddresses(dhcpNode(task));
+  const provider = dhcpProviderFor(task.ctx.conf);
+  return provider.getIpAddresses(dhcpNode(task, provider));
 }

@@ -9,6 +9,7 @@ import type { Config } from '../../conf/config';
 import type { GroupName, OptionName } from '../../conf/registry';
 import { log } from '../../common/log';
 import type { DhcpBootConf } from '../../dhcp/boot-options';
+import { neutronClient, neutronConfigured } from '../../common/neutron/client';
 import { createDhcpProvider } from '../../dhcp/factory';
 import { NoneDhcpProvider, type DhcpProvider } from '../../dhcp/provider';
 import type { ImageCache } from '../../images/cache';
@@ -101,24 +102,28 @@ export function dhcpBootConfFor(conf: Config): DhcpBootConf {
 const warnedProviders = new Set<string>();
 
 /**
- * [dhcp]dhcp_provider. Ironic's default, neutron, has no counterpart here: such conductors act as
- * `none` (the operator's DHCP must hand out the boot files), said once in the log.
+ * [dhcp]dhcp_provider. `neutron` (Ironic's default) sets the options on the node's Neutron ports
+ * when [neutron] names a Neutron; a conductor with no Neutron configured acts as `none` instead of
+ * failing every network boot (the operator's DHCP must hand out the boot files), said once in the log.
  */
 export function dhcpProviderFor(conf: Config): DhcpProvider {
   const name = conf.str('dhcp', 'dhcp_provider');
   if (name === 'dnsmasq') {
     const leasefile = conf.optStr('dnsmasq', 'dhcp_leasefile');
     const pidFile = conf.optStr('dnsmasq', 'pid_file');
-    return createDhcpProvider('dnsmasq', {
+    return createDhcpProvider('dnsmasq', { dnsmasq: {
       dhcp_optsdir: conf.str('dnsmasq', 'dhcp_optsdir'),
       dhcp_hostsdir: conf.str('dnsmasq', 'dhcp_hostsdir'),
       ...(leasefile ? { dhcp_leasefile: leasefile } : {}),
       ...(pidFile ? { pid_file: pidFile } : {}),
-    });
+    } });
+  }
+  if (name === 'neutron' && neutronConfigured(conf)) {
+    return createDhcpProvider('neutron', { neutron: { client: neutronClient(conf), portSetupDelay: conf.int('neutron', 'port_setup_delay') } });
   }
   if (name !== 'none' && !warnedProviders.has(name)) {
     warnedProviders.add(name);
-    log.warning(`DHCP provider ${name} is not available in ironic-ts; network boot options are not set (acting as "none")`);
+    log.warning(`DHCP provider ${name} has no service configured in ironic-ts (no [neutron] endpoint_override or auth); network boot options are not set (acting as "none")`);
   }
   return new NoneDhcpProvider();
 }

@@ -28,18 +28,30 @@ function occupied(p: PortLike, vifId: string): boolean {
   return attached !== null;
 }
 
-function freeCandidates(task: DriverTask, vif: VifAttachInfo): PortLike[] {
+/** What Neutron-backed interfaces add to the choice: the VIF's physical networks, and which ports can carry it. */
+interface FreePortFilter {
+  physnets?: ReadonlySet<string>;
+  /** neutron.validate_port_info; ports it refuses are skipped. */
+  usable?: (p: PortRecord) => boolean;
+}
+
+function physnetAllowed(p: PortRecord, physnets: ReadonlySet<string> | undefined): boolean {
+  return !physnets || physnets.size === 0 || p.physical_network === null || physnets.has(p.physical_network);
+}
+
+function freeCandidates(task: DriverTask, vif: VifAttachInfo, filter: FreePortFilter): PortLike[] {
   const wantPort = vif.port_uuid;
   const wantGroup = wantPort ? undefined : vif.portgroup_uuid;
   const free: PortLike[] = [];
   const byGroup = new Map<number | null, PortRecord[]>();
   const unusableGroups = new Set<number | null>();
   for (const p of task.ports) {
-    if (wantPort && wantPort !== p.uuid) continue;
+    if ((wantPort && wantPort !== p.uuid) || (filter.usable && !filter.usable(p))) continue;
     if (occupied(p, vif.id)) {
       unusableGroups.add(p.portgroup_id);
       continue;
     }
+    if (!physnetAllowed(p, filter.physnets)) continue;
     if (p.portgroup_id === null && !wantGroup) free.push(p);
     else byGroup.set(p.portgroup_id, [...(byGroup.get(p.portgroup_id) ?? []), p]);
   }
@@ -55,11 +67,21 @@ function freeCandidates(task: DriverTask, vif: VifAttachInfo): PortLike[] {
   return free;
 }
 
-/** Prefer portgroups, then PXE-enabled ports (get_free_port_like_object without physnets). */
-export function pickFreePortLike(task: DriverTask, vif: VifAttachInfo): PortLike {
-  const free = freeCandidates(task, vif);
+/** A portgroup's physical network: its ports'. */
+function physnetOf(task: DriverTask, p: PortLike): string | null {
+  if (!isPortgroup(p)) return p.physical_network;
+  return task.ports.find((port) => port.portgroup_id === p.id)?.physical_network ?? null;
+}
+
+/** get_free_port_like_object: prefer a matching physical network, then portgroups, then PXE-enabled ports. */
+export function pickFreePortLike(task: DriverTask, vif: VifAttachInfo, filter: FreePortFilter = {}): PortLike {
+  const free = freeCandidates(task, vif, filter);
   if (free.length === 0) throw new NoFreePhysicalPorts({ vif: vif.id });
-  const rank = (p: PortLike): number => (isPortgroup(p) ? 2 : 0) + (!isPortgroup(p) && p.pxe_enabled ? 1 : 0);
+  const physnets = filter.physnets ?? new Set<string>();
+  const rank = (p: PortLike): number => {
+    const physnet = physnetOf(task, p);
+    return (physnet !== null && physnets.has(physnet) ? 4 : 0) + (isPortgroup(p) ? 2 : 0) + (isPortgroup(p) || p.pxe_enabled ? 1 : 0);
+  };
   return [...free].sort((a, b) => rank(b) - rank(a))[0];
 }
 

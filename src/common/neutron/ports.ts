@@ -1,0 +1,255 @@
+/**
+ * Ironic's Neutron port operations (common/neutron.py): binding and unbinding ports, MAC updates,
+ * and the provisioning/cleaning/rescuing/inspection/servicing ports created for a node's
+ * PXE-enabled ports and deleted again, with Ironic's NetworkError messages.
+ */
+import { FailedToUpdateMacOnPort, InvalidParameterValue, MissingParameterValue, NetworkError } from '../errors';
+import { log } from '../log';
+import type { JsonObject } from '../json-value';
+import type { PortRecord, PortgroupRecord } from '../../db/models';
+import type { NeutronClient } from './client';
+import { NeutronApiError, NeutronDuplicate, NeutronNotFound } from './errors';
+
+export const VNIC_BAREMETAL = 'baremetal';
+/** pxe_utils.DHCP_CLIENT_ID: the DHCP option carrying an InfiniBand port's client-id. */
+export const DHCP_CLIENT_ID = '61';
+
+/** The node and ports a port operation reads (a subset of the task). */
+interface PortTask {
+  node: { uuid: string; instance_uuid: string | null; network_interface: string | null };
+  ports: readonly PortRecord[];
+  portgroups: readonly PortgroupRecord[];
+}
+
+/** openstacksdk's str(exc) of a failed call, as Ironic puts it into messages. */
+function reason(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * update_neutron_port: Ironic reads the port first (as the caller), then updates it. Neutron
+ * errors propagate as NeutronApiError for the caller to word.
+ */
+export async function updateNeutronPort(client: NeutronClient, portId: string, attrs: JsonObject): Promise<JsonObject> {
+  await client.getPort(portId);
+  return client.updatePort(portId, attrs);
+}
+
+/** unbind_neutron_port: clears binding:host_id and the profile, then (reset_mac) the MAC. */
+export async function unbindNeutronPort(client: NeutronClient, portId: string, resetMac = true): Promise<void> {
+  try {
+    await updateNeutronPort(client, portId, { 'binding:host_id': '', 'binding:profile': {} });
+    if (resetMac) await updateNeutronPort(client, portId, { mac_address: null });
+  } catch (err) {
+    if (err instanceof NeutronNotFound) {
+      log.info(`Port ${portId} was not found while unbinding.`);
+      return;
+    }
+    if (!(err instanceof NeutronApiError)) throw err;
+    const msg = `Unable to clear binding profile for neutron port ${portId}. Error: ${reason(err)}`;
+    log.error(msg);
+    throw new NetworkError(msg);
+  }
+}
+
+/** update_port_address: a bound port is unbound, given the MAC, and bound again. */
+export async function updatePortAddress(client: NeutronClient, portId: string, address: string): Promise<void> {
+  let step = `Failed to get the current binding on Neutron port ${portId}.`;
+  try {
+    const port = await client.getPort(portId);
+    const hostId = port['binding:host_id'];
+    const profile = port['binding:profile'];
+    if (hostId) {
+      step = `Failed to remove the current binding from Neutron port ${portId}, while updating its MAC address.`;
+      await unbindNeutronPort(client, portId);
+    }
+    step = `Failed to update MAC address on Neutron port ${portId}.`;
+    await updateNeutronPort(client, portId, { mac_address: address });
+    if (hostId) {
+      step = `Failed to update binding:host_id and profile on Neutron port ${portId}.`;
+      await updateNeutronPort(client, portId, { 'binding:host_id': hostId, 'binding:profile': profile ?? {} });
+    }
+  } catch (err) {
+    if (!(err instanceof NeutronApiError || err instanceof NetworkError)) throw err;
+    log.error(`${step} ${reason(err)}`);
+    throw new FailedToUpdateMacOnPort({ port_id: portId });
+  }
+}
+
+/** _get_network_by_uuid_or_name, through validate_network: the network's id. */
+export async function validateNetwork(client: NeutronClient, uuidOrName: string | null | undefined, netType: string): Promise<string> {
+  if (!uuidOrName) {
+    throw new MissingParameterValue(`UUID or name of ${netType} is not set in configuration or in node driver_info.`);
+  }
+  try {
+    return (await client.findNetwork(uuidOrName)).id;
+  } catch (err) {
+    if (err instanceof NeutronDuplicate) {
+      const ids = (await client.networks({ name: uuidOrName })).map((n) => n.id);
+      throw new InvalidParameterValue(`More than one ${netType} was found for name ${uuidOrName}: ${ids.join(', ')}`);
+    }
+    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`${netType} with name or UUID ${uuidOrName} was not found`);
+    if (err instanceof NeutronApiError) throw new NetworkError(`Could not retrieve network: ${reason(err)}`);
+    throw err;
+  }
+}
+
+/** _verify_security_groups: every configured group must exist. */
+async function verifySecurityGroups(client: NeutronClient, groups: readonly string[]): Promise<void> {
+  if (groups.length === 0) return;
+  let found: Set<string>;
+  try {
+    found = new Set((await client.securityGroups(groups)).map((g) => g.id));
+  } catch (err) {
+    if (!(err instanceof NeutronApiError)) throw err;
+    throw new NetworkError(`Could not retrieve security groups from neutron: ${reason(err)}`);
+  }
+  const missing = groups.filter((g) => !found.has(g));
+  if (missing.length) {
+    // Python prints the list repr: ['a', 'b'].
+    throw new NetworkError(`Could not find these security groups (specified via ironic config) in neutron: [${missing.map((m) => `'${m}'`).join(', ')}]`);
+  }
+}
+
+/** validate_port_info: the neutron interface needs local_link_connection (or an InfiniBand client-id). */
+export function validatePortInfo(task: PortTask, port: PortRecord): boolean {
+  if ((port.extra ?? {})['client-id']) return true;
+  const llc = port.local_link_connection ?? {};
+  if (task.node.network_interface === 'neutron' && Object.keys(llc).length === 0) {
+    log.warning(`The local_link_connection is required for 'neutron' network interface and is not present in the nodes ${task.node.uuid} port ${port.uuid}`);
+    return false;
+  }
+  return true;
+}
+
+/** The ports a service network gets Neutron ports for ([neutron]add_all_ports: all, else PXE-enabled). */
+function servicePorts(task: PortTask, addAllPorts: boolean): readonly PortRecord[] {
+  return addAllPorts ? task.ports : task.ports.filter((p) => p.pxe_enabled);
+}
+
+interface ServicePortOptions {
+  addAllPorts: boolean;
+  securityGroups?: readonly string[];
+}
+
+/**
+ * add_ports_to_network: a Neutron port per (PXE-enabled) Ironic port, created unbound and then
+ * bound to the node with its local link information. Returns {ironic port uuid: neutron port id}.
+ */
+export async function addPortsToNetwork(client: NeutronClient, task: PortTask, networkId: string, opts: ServicePortOptions): Promise<Map<string, string>> {
+  const groups = opts.securityGroups ?? [];
+  await verifySecurityGroups(client, groups);
+  const toCreate = servicePorts(task, opts.addAllPorts);
+  if (toCreate.length === 0) {
+    throw new NetworkError(`No available ${opts.addAllPorts ? '' : 'PXE-enabled '}ports on node ${task.node.uuid}.`);
+  }
+  const created = new Map<string, string>();
+  const failures: string[] = [];
+  for (const port of toCreate) {
+    if (!validatePortInfo(task, port)) {
+      failures.push(port.uuid);
+      continue;
+    }
+    const attrs: JsonObject = {
+      network_id: networkId, admin_state_up: true, 'binding:vnic_type': VNIC_BAREMETAL,
+      ...(groups.length ? { security_groups: [...groups] } : {}),
+      device_id: task.node.instance_uuid ?? task.node.uuid,
+      ...(port.pxe_enabled ? {} : { fixed_ips: [] }),
+    };
+    const clientId = (port.extra ?? {})['client-id'];
+    if (clientId) attrs.extra_dhcp_opts = [{ opt_name: DHCP_CLIENT_ID, opt_value: clientId }];
+    const binding: JsonObject = {
+      'binding:host_id': task.node.uuid, device_owner: 'baremetal:none', mac_address: port.address,
+      'binding:profile': { local_link_information: [port.local_link_connection ?? {}] },
+    };
+    try {
+      const neutronPort = await client.createPort(attrs);
+      await updateNeutronPort(client, neutronPort.id, binding);
+      created.set(port.uuid, neutronPort.id);
+    } catch (err) {
+      if (!(err instanceof NeutronApiError)) throw err;
+      failures.push(port.uuid);
+      log.warning(`Could not create neutron port for node's ${task.node.uuid} port ${port.uuid} on the neutron network ${networkId}. ${reason(err)}`);
+    }
+  }
+  if (failures.length === toCreate.length) {
+    await rollbackPorts(client, task, networkId, opts.addAllPorts);
+    // Ironic formats the list of Port objects; their uuids are what identifies them.
+    throw new NetworkError(`Failed to create neutron ports for node's ${task.node.uuid} ports ${toCreate.map((p) => p.uuid).join(', ')}.`);
+  }
+  if (failures.length) {
+    log.warning(`Some errors were encountered when updating vif_port_id for node ${task.node.uuid} on the following ports: ${failures.join(', ')}.`);
+  }
+  return created;
+}
+
+/** remove_ports_from_network: deletes the node's ports (by MAC) on that network. */
+export async function removePortsFromNetwork(client: NeutronClient, task: PortTask, networkId: string, addAllPorts: boolean): Promise<void> {
+  const macs = servicePorts(task, addAllPorts).flatMap((p) => (p.address ? [p.address] : []));
+  if (macs.length === 0) return;
+  let ports;
+  try {
+    ports = await client.ports({ network_id: networkId, mac_address: macs });
+  } catch (err) {
+    if (!(err instanceof NeutronApiError)) throw err;
+    throw new NetworkError(`Could not get given network VIF for ${task.node.uuid} from neutron, possible network issue. ${reason(err)}`);
+  }
+  for (const port of ports) {
+    try {
+      await client.deletePort(port.id);
+    } catch (err) {
+      if (err instanceof NeutronNotFound) {
+        log.info(`Port ${port.id} was not found while deleting.`);
+        continue;
+      }
+      if (!(err instanceof NeutronApiError)) throw err;
+      throw new NetworkError(`Could not remove VIF ${port.id} of node ${task.node.uuid}, possibly a network issue: ${reason(err)}`);
+    }
+  }
+}
+
+/** rollback_ports: removal that never raises, so the caller's error handling goes on. */
+export async function rollbackPorts(client: NeutronClient, task: PortTask, networkId: string, addAllPorts: boolean): Promise<void> {
+  try {
+    await removePortsFromNetwork(client, task, networkId, addAllPorts);
+  } catch (err) {
+    if (!(err instanceof NetworkError)) throw err;
+    log.error(`Failed to rollback port changes for node ${task.node.uuid} on network ${networkId}: ${err.message}`);
+  }
+}
+
+/** get_local_group_information: a portgroup as Neutron's local_group_information. */
+export function localGroupInformation(pg: PortgroupRecord): JsonObject {
+  const props: JsonObject = {};
+  for (const [key, value] of Object.entries(pg.properties ?? {})) props[key.startsWith('bond') ? key : `bond_${key}`] = value;
+  return { id: pg.uuid, name: pg.name, bond_mode: pg.mode, bond_properties: props };
+}
+
+/** get_physnets_by_port_uuid: the physical networks of the VIF's network (or of its subnet's segment). */
+export async function physnetsOfVif(client: NeutronClient, vifId: string): Promise<Set<string>> {
+  let port;
+  try {
+    port = await client.getPort(vifId);
+  } catch (err) {
+    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`Neutron port ${vifId} was not found`);
+    if (err instanceof NeutronApiError) throw new NetworkError(`Could not retrieve neutron port: ${reason(err)}`);
+    throw err;
+  }
+  let network;
+  try {
+    network = await client.findNetwork(String(port.network_id));
+  } catch (err) {
+    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`network with name or UUID ${String(port.network_id)} was not found`);
+    if (err instanceof NeutronApiError) throw new NetworkError(`Could not retrieve network: ${reason(err)}`);
+    throw err;
+  }
+  const segments = network.segments;
+  if (Array.isArray(segments)) {
+    return new Set(segments.flatMap((s) => {
+      const physnet = s && typeof s === 'object' ? (s as JsonObject)['provider:physical_network'] : null;
+      return typeof physnet === 'string' && physnet ? [physnet] : [];
+    }));
+  }
+  const physnet = network['provider:physical_network'];
+  return typeof physnet === 'string' && physnet ? new Set([physnet]) : new Set();
+}
