@@ -61,7 +61,8 @@ export function passwordAuthFromConf(conf: Config, group: GroupWith<'auth_type'>
   const authType = opt('auth_type');
   if (!authType || NO_AUTH_PLUGINS.has(authType)) return null;
   if (!PASSWORD_PLUGINS.has(authType)) {
-    throw new ConfigInvalid({ error_msg: `The plugin ${authType} could not be found` });
+    // ks_exceptions raises ConfigInvalid(str(e)): keystoneauth's text is the whole message.
+    throw new ConfigInvalid(`The plugin ${authType} could not be found`);
   }
   const defaultDomain = nameOrId(opt('default_domain_id'), opt('default_domain_name'));
   const userDomain = nameOrId(opt('user_domain_id'), opt('user_domain_name')) ?? defaultDomain;
@@ -70,7 +71,7 @@ export function passwordAuthFromConf(conf: Config, group: GroupWith<'auth_type'>
   const missing = [['auth_url', opt('auth_url')], ['password', opt('password')], ['username', user]]
     .filter(([, v]) => !v).map(([k]) => String(k));
   if (missing.length) {
-    throw new ConfigInvalid({ error_msg: `Auth plugin requires parameters which were not given: ${missing.join(', ')}` });
+    throw new ConfigInvalid(`Auth plugin requires parameters which were not given: ${missing.join(', ')}`);
   }
   const project = nameOrId(opt('project_id') ?? opt('tenant_id'), opt('project_name') ?? opt('tenant_name'), projectDomain);
   const domain = nameOrId(opt('domain_id'), opt('domain_name'));
