@@ -10,7 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Config } from '../../../src/conf/config';
 import { translateFromGlance } from '../../../src/images/glance/image-meta';
-import { signTempUrl, swiftContainer, swiftTempUrl } from '../../../src/images/glance/swift-temp-url';
+import { signTempUrl } from '../../../src/common/swift/temp-url';
+import { swiftContainer, swiftTempUrl } from '../../../src/images/glance/swift-temp-url';
 
 const ID = '3a1f9a2e-6b3c-4d5e-8f70-91a2b3c4d5e6';
 
