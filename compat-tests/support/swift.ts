@@ -7,15 +7,16 @@
  * auth_token validates tokens as the `swift` service user, keystoneauth maps project roles to
  * AUTH_<project id> accounts, and tempurl lets a signed URL read an object without a token.
  *
- *   const swift = await startSwift({ url: ks.url, username, password, project: 'service' });
- *   await ks.registerService('object-store', 'swift', swift.catalogUrl);
- *   await swift.stop();
+ *   const { ks, swift } = await startKeystoneAndSwift(); // catalog: object-store -> swift.catalogUrl
+ *   await swift.stop(); await ks.stop();
+ * or startSwift({ url, username, password, project }) behind a Keystone of your own.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { startKeystone, type Keystone } from './keystone';
 import { freePort, stopProcess } from './target';
 
 const run = promisify(execFile);
@@ -171,7 +172,8 @@ async function waitUp(url: string, children: ChildProcess[], dir: string, timeou
   throw new Error(`Swift did not come up at ${url}:\n${logs.map((l) => l.slice(-1500)).join('\n')}`);
 }
 
-export async function startSwift(keystone: SwiftKeystone): Promise<RealSwift> {
+/** `keystone` may still be starting: the rings and the storage servers do not need it, only the proxy. */
+export async function startSwift(keystone: SwiftKeystone | Promise<SwiftKeystone>): Promise<RealSwift> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'ironic-swift-'));
   const children: ChildProcess[] = [];
   try {
@@ -183,7 +185,7 @@ export async function startSwift(keystone: SwiftKeystone): Promise<RealSwift> {
   }
 }
 
-async function configureAndServe(dir: string, keystone: SwiftKeystone, children: ChildProcess[]): Promise<RealSwift> {
+async function configureAndServe(dir: string, keystone: SwiftKeystone | Promise<SwiftKeystone>, children: ChildProcess[]): Promise<RealSwift> {
   const device = path.join(dir, 'srv', 'sdb1');
   await fsp.mkdir(device, { recursive: true });
   await run(PYTHON, ['-c', XATTR_PY, device]).catch((err: Error) => {
@@ -202,7 +204,7 @@ async function configureAndServe(dir: string, keystone: SwiftKeystone, children:
     await log.close();
   };
   for (const server of SERVERS) await start(server, backendConf(dir, server, ports[server]), `${server}-server`);
-  await start('proxy', proxyConf(dir, proxyPort, keystone), 'proxy-server');
+  await start('proxy', proxyConf(dir, proxyPort, await keystone), 'proxy-server');
   const url = `http://127.0.0.1:${proxyPort}`;
   for (const server of SERVERS) await waitUp(`http://127.0.0.1:${ports[server]}/`, children, dir);
   await waitUp(`${url}/healthcheck`, children, dir);
@@ -215,4 +217,24 @@ async function configureAndServe(dir: string, keystone: SwiftKeystone, children:
       await fsp.rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Keystone and a Swift behind it, started side by side: the `swift` service user (admin in
+ * `service`) and the object-store endpoint in the catalog.
+ */
+export async function startKeystoneAndSwift(): Promise<{ ks: Keystone; swift: RealSwift }> {
+  const ksStart = startKeystone();
+  const swiftStart = startSwift(ksStart.then(async (ks) => {
+    const user = await ks.createUser('swift', { project: 'service', projectRoles: ['admin'] });
+    return { url: ks.url, username: user.name, password: user.password, project: 'service' };
+  }));
+  const [ks, swift] = await Promise.allSettled([ksStart, swiftStart]);
+  if (ks.status === 'rejected' || swift.status === 'rejected') {
+    if (ks.status === 'fulfilled') await ks.value.stop();
+    if (swift.status === 'fulfilled') await swift.value.stop();
+    throw ks.status === 'rejected' ? ks.reason : (swift as PromiseRejectedResult).reason;
+  }
+  await ks.value.registerService('object-store', 'swift', swift.value.catalogUrl);
+  return { ks: ks.value, swift: swift.value };
 }
