@@ -104,6 +104,23 @@ interface TokenBody {
   token?: { expires_at?: string; project?: { id?: string }; catalog?: CatalogService[] };
 }
 
+/**
+ * KeystoneUnauthorized, which ks_exceptions makes of keystoneauth's Unauthorized; callers that
+ * Ironic lets see keystoneauth's own exception (openstacksdk's SwiftAPI) use `keystoneauthText`.
+ */
+async function unauthorized(res: Response): Promise<Error & { keystoneauthText: string }> {
+  const body = await res.json().catch(() => ({})) as { error?: { message?: string } };
+  const requestId = res.headers.get('x-openstack-request-id');
+  const text = `${body.error?.message ?? 'HTTP Error'} (HTTP ${res.status})${requestId ? ` (Request-ID: ${requestId})` : ''}`;
+  return Object.assign(new KeystoneUnauthorized(), { keystoneauthText: text });
+}
+
+/** keystoneauth's text of a refused authentication, when `err` is one. */
+export function keystoneauthText(err: unknown): string | null {
+  const text = err instanceof KeystoneUnauthorized ? (err as { keystoneauthText?: unknown }).keystoneauthText : undefined;
+  return typeof text === 'string' ? text : null;
+}
+
 async function issueToken(auth: PasswordAuth): Promise<KeystoneToken> {
   const url = tokensUrl(auth.authUrl);
   let res: Response;
@@ -117,7 +134,7 @@ async function issueToken(auth: PasswordAuth): Promise<KeystoneToken> {
   } catch (err) {
     throw new KeystoneFailure(`Unable to establish connection to ${url}: ${(err as Error).message}`);
   }
-  if (res.status === 401 || res.status === 403) throw new KeystoneUnauthorized();
+  if (res.status === 401 || res.status === 403) throw await unauthorized(res);
   if (res.status !== 201 && res.status !== 200) {
     throw new KeystoneFailure(`Keystone answered HTTP ${res.status} to ${url}: ${(await res.text()).slice(0, 200)}`);
   }

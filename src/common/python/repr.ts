@@ -39,20 +39,3 @@ export function pyReprTuple(items: readonly unknown[]): string {
 export function pyReprSet(items: readonly unknown[]): string {
   return items.length === 0 ? 'set()' : `{${items.map(pyRepr).join(', ')}}`;
 }
-
-/** repr() of bytes: `b'...'`, printable ASCII as is, \t \n \r and other bytes escaped. */
-export function pyReprBytes(data: Uint8Array): string {
-  const text = Buffer.from(data).toString('latin1');
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let body = '';
-  for (const ch of text) {
-    const code = ch.charCodeAt(0);
-    if (ch === '\\' || ch === quote) body += `\\${ch}`;
-    else if (ch === '\t') body += '\\t';
-    else if (ch === '\n') body += '\\n';
-    else if (ch === '\r') body += '\\r';
-    else if (code < 0x20 || code >= 0x7f) body += `\\x${code.toString(16).padStart(2, '0')}`;
-    else body += ch;
-  }
-  return `b${quote}${body}${quote}`;
-}

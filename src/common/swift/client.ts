@@ -1,133 +1,155 @@
 /**
- * Ironic's SwiftAPI (common/swift.py) over the [swift] keystoneauth adapter: the object-store
- * endpoint ([swift]endpoint_override, else the service catalog) and the service token, with
- * swiftclient's request behaviour: a 401 re-authenticates once, 408/5xx and connection failures
- * are retried [swift]swift_max_retries times with a doubling back-off from 1 s. A refused
- * request is SwiftOperationError(operation, swiftclient's ClientException text).
+ * Ironic 29.0.5's SwiftAPI (common/swift.py, an openstacksdk Connection on the [swift] session)
+ * over the [swift] keystoneauth adapter: the object-store endpoint ([swift]endpoint_override,
+ * else the service catalog) and the service token. Requests go as openstacksdk's object store
+ * sends them (a container is looked up before it is created; an object whose x-sdk-md5/sha256
+ * metadata already match is not uploaded again), and a refusal is SwiftOperationError(operation,
+ * openstacksdk's HttpException text). As in Ironic, a refused Keystone login is keystoneauth's
+ * own error (not wrapped), and a 401 from Swift re-authenticates once.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { MissingParameterValue, SwiftObjectNotFoundError, SwiftOperationError } from '../errors';
+import { createHash } from 'node:crypto';
+import { KeystoneUnauthorized, MissingParameterValue, SwiftObjectNotFoundError, SwiftOperationError } from '../errors';
 import type { Config } from '../../conf/config';
 import { adapterFor, type ServiceAdapter } from '../keystone/adapter';
-import { pyReprBytes } from '../python/repr';
+import { keystoneauthText } from '../keystone/session';
 import { signTempUrl } from './temp-url';
 
-const MAX_BACKOFF_S = 64;
-/** swiftclient prints at most this much of a refused request's body. */
-const BODY_SHOWN = 60;
-
 interface SwiftRequest {
-  method: 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE';
+  method: 'HEAD' | 'PUT' | 'DELETE';
   /** Below the account URL: '' for the account, `/container`, `/container/object`. */
   path: string;
   headers?: Record<string, string>;
   body?: Buffer;
-  /** swiftclient's message for a refused request, e.g. "Object PUT failed". */
-  failure: string;
 }
 
-/** The text of swiftclient's ClientException.from_response for a refused request. */
-async function clientExceptionText(failure: string, url: string, res: Response): Promise<{ text: string; status: number }> {
-  const u = new URL(url);
-  const port = u.port || (u.protocol === 'https:' ? '443' : '80');
-  let where = `${u.protocol}//${u.hostname}:${port}${u.pathname}${u.search}`;
-  where += ` ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
-  const body = Buffer.from(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));
-  if (body.length) {
-    where += body.length <= BODY_SHOWN ? `   ${pyReprBytes(body)}` : `  [first 60 chars of response] ${pyReprBytes(body.subarray(0, BODY_SHOWN))}`;
+/** openstacksdk's exception class for a status (exceptions.raise_from_response). */
+const EXCEPTION_CLASSES = new Map([[400, 'BadRequestException'], [403, 'ForbiddenException'], [404, 'NotFoundException'],
+  [409, 'ConflictException'], [412, 'PreconditionFailedException']]);
+
+/** raise_from_response's details: JSON messages, an HTML page's text lines, else the reason. */
+function errorDetails(res: Response, body: string): string {
+  const type = res.headers.get('content-type') ?? '';
+  let details = '';
+  if (body && type.includes('application/json')) {
+    try {
+      const parsed = JSON.parse(body) as Record<string, unknown>;
+      const message = (o: unknown) => (o && typeof o === 'object' && !Array.isArray(o)
+        ? ((o as Record<string, unknown>).message ?? (o as Record<string, unknown>).faultstring) : undefined);
+      let messages = Object.values(parsed).map(message).filter((m) => m);
+      if (!messages.length) messages = [message(parsed)].filter((m) => m);
+      details = messages.map(String).join('\n');
+    } catch {
+      details = body;
+    }
+  } else if (body && type.includes('text/html')) {
+    const lines: string[] = [];
+    for (const line of body.split(/\r?\n/)) {
+      const text = line.trim().replace(/<.+?>/g, '');
+      if (!lines.includes(text)) lines.push(text);
+    }
+    details = lines.filter((l) => l).join(': ');
   }
-  const txn = res.headers.get('x-trans-id') ?? res.headers.get('x-openstack-request-id');
-  return { text: `${failure}: ${where}${txn ? ` (txn: ${txn})` : ''}`, status: res.status };
+  return details || res.statusText || body;
 }
 
+/** A refused request, with the text of openstacksdk's HttpException for it. */
 class SwiftRefused extends Error {
   constructor(readonly status: number, text: string) {
     super(text);
   }
+
+  static async of(url: string, res: Response): Promise<SwiftRefused> {
+    const body = await res.text().catch(() => '');
+    const details = errorDetails(res, body);
+    const source = res.status >= 400 && res.status < 500 ? 'Client' : 'Server';
+    const name = EXCEPTION_CLASSES.get(res.status) ?? 'HttpException';
+    return new SwiftRefused(res.status, `${name}: ${res.status}: ${source} Error for url: ${url}${details ? `, ${details}` : ''}`);
+  }
 }
 
-function retryable(status: number): boolean {
-  return status === 408 || (status >= 500 && status <= 599);
-}
-
-/** Object and container names are quoted as swiftclient does (quote(name, safe='/')). */
+/** Object and container names are quoted in the URL path. */
 function quoted(name: string): string {
   return encodeURIComponent(name).replace(/%2F/g, '/');
 }
 
+function hashes(data: Buffer): { md5: string; sha256: string } {
+  return { md5: createHash('md5').update(data).digest('hex'), sha256: createHash('sha256').update(data).digest('hex') };
+}
+
 export class SwiftApi {
-  private constructor(private readonly adapter: ServiceAdapter, readonly url: string, private readonly retries: number) {}
+  private constructor(private readonly adapter: ServiceAdapter, readonly url: string) {}
 
   /** SwiftAPI(): ConfigInvalid for incomplete credentials, Keystone's errors for the endpoint lookup. */
   static async connect(conf: Config): Promise<SwiftApi> {
     const adapter = adapterFor(conf, 'swift');
-    return new SwiftApi(adapter, (await adapter.endpoint()).replace(/\/+$/, ''), conf.int('swift', 'swift_max_retries'));
+    return new SwiftApi(adapter, (await adapter.endpoint().catch(unwrapLogin)).replace(/\/+$/, ''));
   }
 
   private async send(req: SwiftRequest): Promise<Response> {
     const url = `${this.url}${req.path}`;
-    let backoff = 1;
-    let reauthenticated = false;
-    let refresh = false;
-    for (let attempt = 0; ; attempt += 1) {
-      // Keystone's own errors (KeystoneUnauthorized...) are not Swift's to retry.
-      const auth = await this.adapter.authHeaders(refresh);
-      refresh = false;
-      let res: Response;
-      try {
-        res = await fetch(url, {
-          method: req.method,
-          headers: { ...(req.headers ?? {}), ...auth },
-          body: req.body,
-          ...(this.adapter.timeoutMs ? { signal: AbortSignal.timeout(this.adapter.timeoutMs) } : {}),
-        });
-      } catch (err) {
-        if (attempt >= this.retries) throw new Error(`${req.method} ${url} failed: ${(err as Error).message}`);
-        await sleep(backoff * 1000);
-        backoff = Math.min(backoff * 2, MAX_BACKOFF_S);
-        continue;
-      }
+    for (let refresh = false; ; refresh = true) {
+      const auth = await this.adapter.authHeaders(refresh).catch(unwrapLogin);
+      const res = await fetch(url, {
+        method: req.method, headers: { ...(req.headers ?? {}), ...auth }, body: req.body,
+        ...(this.adapter.timeoutMs ? { signal: AbortSignal.timeout(this.adapter.timeoutMs) } : {}),
+      });
       if (res.ok) return res;
-      const refused = await clientExceptionText(req.failure, url, res);
-      if (res.status === 401 && !reauthenticated) {
-        reauthenticated = refresh = true;
-        attempt -= 1;
+      if (res.status === 401 && !refresh) {
+        await res.body?.cancel();
         continue;
       }
-      if (!retryable(res.status) || attempt >= this.retries) throw new SwiftRefused(refused.status, refused.text);
-      await sleep(backoff * 1000);
-      backoff = Math.min(backoff * 2, MAX_BACKOFF_S);
+      throw await SwiftRefused.of(url, res);
     }
   }
 
   /** send(), a refusal wrapped as SwiftOperationError(operation). */
-  private async operation(operation: string, req: SwiftRequest): Promise<Response> {
+  private async operation<T>(operation: string, run: () => Promise<T>): Promise<T> {
     try {
-      return await this.send(req);
+      return await run();
     } catch (err) {
       if (err instanceof SwiftRefused) throw new SwiftOperationError({ operation, error: err.message });
       throw err;
     }
   }
 
-  /** create_object: PUT the container, then the object; returns the object's ETag. */
-  async createObject(container: string, obj: string, data: Buffer, headers: Record<string, string> = {}): Promise<string> {
-    await this.operation('put container', { method: 'PUT', path: `/${quoted(container)}`, failure: 'Container PUT failed' });
-    const res = await this.operation('put object', {
-      method: 'PUT', path: `/${quoted(container)}/${quoted(obj)}`, headers, body: data, failure: 'Object PUT failed',
-    });
-    return (res.headers.get('etag') ?? '').replace(/^"|"$/g, '');
+  /** HEAD; null for a 404 (openstacksdk's "not found"). */
+  private async head(path: string): Promise<Response | null> {
+    try {
+      return await this.send({ method: 'HEAD', path });
+    } catch (err) {
+      if (err instanceof SwiftRefused && err.status === 404) return null;
+      throw err;
+    }
   }
 
-  /** head_account's X-Account-Meta-Temp-Url-Key, null when the account has none. */
-  async accountTempUrlKey(): Promise<string | null> {
-    const res = await this.operation('head account', { method: 'HEAD', path: '', failure: 'Account HEAD failed' });
-    return res.headers.get('x-account-meta-temp-url-key') || null;
+  /** create_object: the container (created when missing), then the object unless Swift holds the same bytes. */
+  async createObject(container: string, obj: string, data: Buffer, headers: Record<string, string> = {}): Promise<void> {
+    const containerPath = `/${quoted(container)}`;
+    await this.operation('put container', async () => {
+      if (!await this.head(containerPath)) await this.send({ method: 'PUT', path: containerPath });
+    });
+    const objectPath = `${containerPath}/${quoted(obj)}`;
+    const { md5, sha256 } = hashes(data);
+    await this.operation('put object', async () => {
+      const existing = await this.head(objectPath);
+      if (existing?.headers.get('x-object-meta-x-sdk-md5') === md5 && existing.headers.get('x-object-meta-x-sdk-sha256') === sha256) {
+        return;
+      }
+      await this.send({ method: 'PUT', path: objectPath, body: data, headers: {
+        ...headers, 'X-Object-Meta-X-Sdk-Md5': md5, 'X-Object-Meta-X-Sdk-Sha256': sha256,
+      } });
+    });
+  }
+
+  /** get_temp_url_key: the account's Temp-Url-Key-2, else Temp-Url-Key; null when it has neither. */
+  async tempUrlKey(): Promise<string | null> {
+    const res = await this.send({ method: 'HEAD', path: '' });
+    return res.headers.get('x-account-meta-temp-url-key-2') || res.headers.get('x-account-meta-temp-url-key') || null;
   }
 
   /** get_temp_url: a GET URL for the object valid `seconds` from now, signed with the account's key. */
   async getTempUrl(container: string, obj: string, seconds: number, now = Date.now()): Promise<string> {
-    const key = await this.accountTempUrlKey();
+    const key = await this.tempUrlKey();
     if (!key) {
       throw new MissingParameterValue('Swift temporary URLs require a shared secret to be created. You must provide ' +
         'pre-generate the key on the project used to access Swift.');
@@ -140,19 +162,17 @@ export class SwiftApi {
   /** delete_object: SwiftObjectNotFoundError for a missing object. */
   async deleteObject(container: string, obj: string): Promise<void> {
     try {
-      await this.send({ method: 'DELETE', path: `/${quoted(container)}/${quoted(obj)}`, failure: 'Object DELETE failed' });
+      await this.send({ method: 'DELETE', path: `/${quoted(container)}/${quoted(obj)}` });
     } catch (err) {
       if (!(err instanceof SwiftRefused)) throw err;
       if (err.status === 404) throw new SwiftObjectNotFoundError({ obj, container, operation: 'delete object' });
       throw new SwiftOperationError({ operation: 'delete object', error: err.message });
     }
   }
+}
 
-  /** head_object: the object's headers (lower-case names). */
-  async headObject(container: string, obj: string): Promise<Map<string, string>> {
-    const res = await this.operation('head object', {
-      method: 'HEAD', path: `/${quoted(container)}/${quoted(obj)}`, failure: 'Object HEAD failed',
-    });
-    return new Map(res.headers.entries());
-  }
+/** openstacksdk lets keystoneauth's refusal through unwrapped: its text, not KeystoneUnauthorized's. */
+function unwrapLogin(err: unknown): never {
+  const text = err instanceof KeystoneUnauthorized ? keystoneauthText(err) : null;
+  throw text ? new Error(text) : err;
 }

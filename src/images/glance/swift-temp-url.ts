@@ -3,8 +3,8 @@
  * handed to the agent when image_download_source is `swift`. The endpoint, account and key
  * come from [glance] (swift_endpoint_url, swift_account, swift_temp_url_key), else from the
  * [swift] session: the object-store endpoint of its catalog, `<swift_account_prefix>_<project
- * id>`, and the account's X-Account-Meta-Temp-Url-Key (read through SwiftAPI), signed as
- * swiftclient's generate_temp_url does.
+ * id>`, and the account's temp URL key (read through SwiftAPI), signed as SwiftAPI's
+ * generate_temp_url does.
  */
 import { ImageUnacceptable, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import type { Config } from '../../conf/config';
@@ -71,7 +71,7 @@ export async function swiftTempUrl(conf: Config, image: GlanceImageMeta, now = D
   const endpoint = fullEndpoint.replace(new RegExp(`/v1/${prefix}[^/]+/?$`), '');
   const account = configuredAccount ?? (token?.projectId ? `${prefix}${token.projectId}` : null);
   // Ironic reads the key with SwiftAPI: the [swift] endpoint and token.
-  const key = configuredKey ?? (token ? await (await SwiftApi.connect(conf)).accountTempUrlKey() : null);
+  const key = configuredKey ?? (token ? await (await SwiftApi.connect(conf)).tempUrlKey() : null);
   if (!key) {
     throw new MissingParameterValue('Swift temporary URLs require a shared secret to be created. You must provide ' +
       '"swift_temp_url_key" as a config option or pre-generate the key on the project used to access Swift.');

@@ -1,15 +1,18 @@
 /**
  * SwiftAPI's request behaviour against a stub object store ([swift]endpoint_override, no auth):
- * refusals carry swiftclient's ClientException text (checked against Debian's python3-swiftclient),
- * 5xx answers are retried [swift]swift_max_retries times, a missing object on DELETE is
- * SwiftObjectNotFoundError, and temporary URLs are signed for the endpoint's account path.
+ * refusals carry openstacksdk's HttpException text (checked against Debian's python3-openstacksdk),
+ * the container is looked up before it is created and unchanged bytes are not uploaded again,
+ * a missing object on DELETE is SwiftObjectNotFoundError, and temporary URLs are signed for the
+ * endpoint's account path.
  * The real Swift behind Keystone is in compat-tests/swift/.
  */
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ensureDebian13, inDebian13 } from '../../../compat-tests/support/debian13-root';
 import { Config } from '../../../src/conf/config';
 import { SwiftApi } from '../../../src/common/swift/client';
 import { signTempUrl } from '../../../src/common/swift/temp-url';
@@ -31,46 +34,66 @@ after(() => {
   server.close();
 });
 
-async function api(retries = 0): Promise<{ swift: SwiftApi; base: string }> {
+async function api(): Promise<{ swift: SwiftApi; base: string }> {
   const base = await listening;
-  const conf = new Config([], { swift: { endpoint_override: `${base}/v1/AUTH_p1`, swift_max_retries: retries } });
+  const conf = new Config([], { swift: { endpoint_override: `${base}/v1/AUTH_p1` } });
   return { swift: await SwiftApi.connect(conf), base };
 }
 
-function pythonClientException(msg: string, port: string, urlPath: string, status: number, reason: string, body: string, txn: string): string {
-  return execFileSync('/usr/bin/python3', ['-c',
-    'import sys; from swiftclient.exceptions import ClientException as C; a = sys.argv[1:]; ' +
-    "print(str(C(a[0], 'http', '127.0.0.1', int(a[1]), a[2], '', int(a[3]), a[4], '', a[5].encode(), " +
-    "{'X-Trans-Id': a[6]})))", msg, port, urlPath, String(status), reason, body, txn],
-  { env: { PATH: '/usr/bin:/bin', HOME: '/tmp' } }).toString().replace(/\n$/, '');
+/** str() of the exception Debian 13's python3-openstacksdk (Ironic 29.0.5's) raises for this response (raise_from_response). */
+function pythonSdkException(method: string, url: string, status: number, reason: string, contentType: string, body: string): string {
+  const [file, args] = inDebian13([], '/usr/bin/python3', ['-c',
+    'import sys, requests; from openstack import exceptions; a = sys.argv[1:]; r = requests.Response(); ' +
+    'r.status_code = int(a[2]); r.reason = a[3]; r.headers["content-type"] = a[4]; r._content = a[5].encode(); ' +
+    'r.request = requests.Request(a[0], a[1]).prepare(); r.url = a[1]\n' +
+    'try:\n  exceptions.raise_from_response(r)\nexcept exceptions.HttpException as e:\n  print(str(e))',
+  method, url, String(status), reason, contentType, body]);
+  return execFileSync(file, args).toString().replace(/\n$/, '');
 }
 
 describe('SwiftAPI', () => {
-  it('wraps a refusal as SwiftOperationError with swiftclient\'s text', async () => {
+  before(() => ensureDebian13(['python3-openstacksdk']));
+
+  it('wraps a refusal as SwiftOperationError with openstacksdk\'s text', async () => {
     const { swift, base } = await api();
-    for (const body of ['<html><h1>Forbidden</h1><p>Access was denied to this resource.</p></html>', 'short \'quoted\'\n']) {
-      handler = (_req, res) => res.writeHead(403, { 'X-Trans-Id': 'tx123-abc' }).end(body);
-      const expected = pythonClientException('Container PUT failed', new URL(base).port, '/v1/AUTH_p1/c%20d', 403, 'Forbidden', body, 'tx123-abc');
+    const cases: Array<[number, string, string, string]> = [
+      [403, 'Forbidden', 'text/html; charset=UTF-8', '<html><h1>Forbidden</h1><p>Access was denied to this resource.</p></html>'],
+      [409, 'Conflict', 'application/json', '{"error": {"message": "busy"}}'],
+      [507, 'Insufficient Storage', 'text/plain', 'no space'],
+    ];
+    for (const [status, reason, type, body] of cases) {
+      handler = (req, res) => res.writeHead(req.method === 'HEAD' ? 404 : status, reason, { 'Content-Type': type }).end(body);
+      const expected = pythonSdkException('PUT', `${base}/v1/AUTH_p1/c%20d`, status, reason, type, body);
       await assert.rejects(swift.createObject('c d', 'o', Buffer.from('x')), {
         name: 'SwiftOperationError', message: `Swift operation 'put container' failed: ${expected}`,
       });
     }
   });
 
-  it('retries 5xx answers swift_max_retries times, then reports the last one', async () => {
-    const { swift } = await api(1);
-    let calls = 0;
-    handler = (_req, res) => {
-      calls += 1;
-      res.writeHead(calls === 1 ? 503 : 201).end();
+  it('looks the container up before creating it, and uploads an object only when Swift lacks those bytes', async () => {
+    const { swift } = await api();
+    const data = Buffer.from('data');
+    const md5 = createHash('md5').update(data).digest('hex');
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    const objects = new Map<string, Record<string, string>>();
+    handler = (req, res) => {
+      const meta = objects.get(req.url ?? '');
+      if (req.method === 'HEAD') res.writeHead(req.url === '/v1/AUTH_p1/c' || meta ? 204 : 404, meta ?? {}).end();
+      else {
+        if (req.method === 'PUT' && req.url !== '/v1/AUTH_p1/c') {
+          objects.set(req.url ?? '', { 'X-Object-Meta-X-Sdk-Md5': String(req.headers['x-object-meta-x-sdk-md5']),
+            'X-Object-Meta-X-Sdk-Sha256': String(req.headers['x-object-meta-x-sdk-sha256']) });
+        }
+        res.writeHead(201).end();
+      }
     };
     seen.length = 0;
-    await swift.createObject('c', 'configdrive-1', Buffer.from('data'), { 'X-Delete-After': '60' });
-    assert.deepEqual(seen, ['PUT /v1/AUTH_p1/c', 'PUT /v1/AUTH_p1/c', 'PUT /v1/AUTH_p1/c/configdrive-1']);
-    handler = (_req, res) => res.writeHead(503).end();
+    await swift.createObject('c', 'configdrive-1', data, { 'X-Delete-After': '60' });
+    assert.deepEqual(seen, ['HEAD /v1/AUTH_p1/c', 'HEAD /v1/AUTH_p1/c/configdrive-1', 'PUT /v1/AUTH_p1/c/configdrive-1']);
+    assert.deepEqual(objects.get('/v1/AUTH_p1/c/configdrive-1'), { 'X-Object-Meta-X-Sdk-Md5': md5, 'X-Object-Meta-X-Sdk-Sha256': sha256 });
     seen.length = 0;
-    await assert.rejects(swift.accountTempUrlKey(), { name: 'SwiftOperationError', message: /^Swift operation 'head account' failed: Account HEAD failed: .* 503 Service Unavailable$/ });
-    assert.equal(seen.length, 2);
+    await swift.createObject('c', 'configdrive-1', data, { 'X-Delete-After': '60' });
+    assert.deepEqual(seen, ['HEAD /v1/AUTH_p1/c', 'HEAD /v1/AUTH_p1/c/configdrive-1'], 'the same bytes are not sent again');
   });
 
   it('reports a missing object on delete as SwiftObjectNotFoundError', async () => {
@@ -81,11 +104,13 @@ describe('SwiftAPI', () => {
     });
   });
 
-  it('signs temporary URLs for the endpoint\'s account path with the account key', async () => {
+  it('signs temporary URLs for the endpoint\'s account path with Temp-Url-Key-2, else Temp-Url-Key', async () => {
     const { swift, base } = await api();
-    handler = (_req, res) => res.writeHead(204, { 'X-Account-Meta-Temp-Url-Key': 'k' }).end();
     const now = 1_800_000_000_000;
+    handler = (_req, res) => res.writeHead(204, { 'X-Account-Meta-Temp-Url-Key': 'k' }).end();
     assert.equal(await swift.getTempUrl('c', 'o', 60, now), `${base}${signTempUrl('/v1/AUTH_p1/c/o', 1_800_000_060, 'k')}`);
+    handler = (_req, res) => res.writeHead(204, { 'X-Account-Meta-Temp-Url-Key': 'k', 'X-Account-Meta-Temp-Url-Key-2': 'k2' }).end();
+    assert.equal(await swift.getTempUrl('c', 'o', 60, now), `${base}${signTempUrl('/v1/AUTH_p1/c/o', 1_800_000_060, 'k2')}`);
     handler = (_req, res) => res.writeHead(204).end();
     await assert.rejects(swift.getTempUrl('c', 'o', 60), { name: 'MissingParameterValue', message: /^Swift temporary URLs require a shared secret/ });
   });
