@@ -83,12 +83,12 @@ describe('Glance images in Swift, downloaded by the agent from a temporary URL',
       assert.equal(node.provision_state, 'active', node.last_error);
       assert.equal(await sha256File(path.join(dir, 'img-swift.disk')), await sha256File(image));
 
-      const step = agent.runner.commands.find((c) => c.command_name === 'execute_deploy_step');
+      const step = agent.runner.history.find((c) => c.command_name === 'execute_deploy_step');
       const info = (step?.command_params.step as { args: { image_info: { urls: string[] } } } | undefined)?.args.image_info;
       assert.ok(info, 'write_image ran on the agent');
       const url = info.urls[0];
       assert.equal(url.split('?')[0], objectUrl, 'the agent was sent to Swift, not to the conductor or Glance');
-      assert.match(new URL(url).search, /^\?temp_url_sig=[0-9a-f]{64}&temp_url_expires=\d+$/);
+      assert.match(new URL(url).search, /^\?temp_url_sig=[0-9a-f]{40}&temp_url_expires=\d+$/);
       const byTempUrl = await fetch(url);
       assert.equal(byTempUrl.status, 200, 'the temporary URL works without a token');
       assert.deepEqual(Buffer.from(await byTempUrl.arrayBuffer()), data);
