@@ -4,7 +4,8 @@
  * token's catalog, stores the configdrive as `configdrive-<uuid>` in
  * [conductor]configdrive_swift_container with X-Delete-After, and the agent (our emulator) gets a
  * temporary URL signed with the account's key that Swift serves without a token. The failure
- * texts are the ones Ironic 29.0.5 (openstacksdk's SwiftAPI) gives against this same Swift. A rebuild with
+ * texts are the ones Ironic 29.0.5 (openstacksdk's SwiftAPI) gives against this same Swift; the
+ * reference 29.0.5 (fake deploy) is asked for the refused-role one. A rebuild with
  * a dict stores the built ISO over it; tear down leaves the object to expire, as Ironic does, and
  * Swift stops serving it then. A wrong password, a project role Swift refuses and a missing key
  * fail the deploy with Ironic's last_error, the node unlocked.
@@ -19,7 +20,9 @@ import {
   availableNode, buildExt4Image, emulatorFor, run, sha256File, startDirectLab, V, waitForState, type DirectLab,
 } from '../../test/drivers/deploy/agent-support';
 import type { Keystone, KeystoneUser } from '../support/keystone';
+import { startReferenceIronic } from '../support/reference-ironic';
 import { startKeystoneAndSwift, type RealSwift } from '../support/swift';
+import { freePort } from '../support/target';
 
 const DURATION = 60;
 const CONTAINER = 'ironic_configdrive_container';
@@ -184,6 +187,7 @@ describe('configdrive in Swift, endpoint from the Keystone catalog', () => {
 });
 
 describe('configdrive upload failures', () => {
+  const ourLastErrors = new Map<string, string>();
   const failures: Array<[string, () => Record<string, string>, RegExp]> = [
     ['a wrong [swift] password', () => swiftAuth(ironicUser, { password: 'wrong' }),
       /^Failed to prepare the configdrive\. Exception: The request you have made requires authentication\. \(HTTP 401\) \(Request-ID: req-[0-9a-f-]+\)$/],
@@ -200,6 +204,7 @@ describe('configdrive upload failures', () => {
         const node = await deployWith(lab, uuid, 'active', zlib.gzipSync(Buffer.from('cd')).toString('base64'));
         assert.equal(node.provision_state, 'deploy failed');
         assert.match(String(node.last_error), lastError);
+        ourLastErrors.set(label, String(node.last_error));
         assert.equal(node.reservation, null);
         assert.equal(await storedConfigdrive(lab, uuid), undefined, 'no configdrive recorded');
         assert.equal((await headObject(`configdrive-${uuid}`)).status, 404, 'nothing stored');
@@ -211,6 +216,39 @@ describe('configdrive upload failures', () => {
       }
     });
   }
+
+  it('gives the last_error Ironic 29.0.5 gives for a role Swift refuses, on the same Swift', async () => {
+    const refDir = await fsp.mkdtemp(path.join(dir, 'reference-'));
+    const env: Record<string, string> = { OS_DEPLOY__CONFIGDRIVE_USE_OBJECT_STORE: 'true' };
+    for (const [name, value] of Object.entries(swiftAuth(readerUser))) env[`OS_SWIFT__${name.toUpperCase()}`] = value;
+    const reference = await startReferenceIronic({ dir: refDir, port: await freePort(), release: '2025.1', env });
+    try {
+      const api = async (method: string, route: string, body?: unknown): Promise<Record<string, any>> => {
+        const res = await fetch(`${reference.url}${route}`, { method, body: body === undefined ? undefined : JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json', 'X-OpenStack-Ironic-API-Version': V } });
+        const text = await res.text();
+        return text ? JSON.parse(text) as Record<string, any> : {};
+      };
+      const settled = async (uuid: string): Promise<Record<string, any>> => {
+        for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 300))) {
+          const node = await api('GET', `/v1/nodes/${uuid}`);
+          if (node.reservation === null && !['deploying', 'cleaning', 'verifying'].includes(node.provision_state)) return node;
+        }
+        throw new Error('the reference node did not settle');
+      };
+      const { uuid } = await api('POST', '/v1/nodes', { driver: 'fake-hardware' }) as { uuid: string };
+      for (const target of ['manage', 'provide']) {
+        await api('PUT', `/v1/nodes/${uuid}/states/provision`, { target });
+        await settled(uuid);
+      }
+      await api('PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'active', configdrive: zlib.gzipSync(Buffer.from('cd')).toString('base64') });
+      const node = await settled(uuid);
+      assert.equal(node.provision_state, 'deploy failed');
+      assert.equal(node.last_error, ourLastErrors.get('a project role Swift refuses (reader)'));
+    } finally {
+      await reference.stop();
+    }
+  });
 
   it('fails with Ironic\'s message when the account has no temporary URL key, leaving the uploaded object to expire', async () => {
     await setAccountKey(null);
