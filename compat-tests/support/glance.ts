@@ -5,7 +5,9 @@
  * project in their X-* headers (how the test uploads, as an admin of a project), others are
  * anonymous (allow_anonymous_access), which is how an Ironic without [glance] auth reads it.
  * With `keystone`, the pipeline is Glance's keystone one (keystonemiddleware auth_token against
- * that Keystone, as the `glance` service user) and every request needs a real token.
+ * that Keystone, as the `glance` service user) and every request needs a real token; with
+ * `{ store: 'swift' }` as well, image data goes to the Swift of that Keystone's catalog
+ * (glance_store's single-tenant swift driver, the same user, container `glance`).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
@@ -82,7 +84,28 @@ interface = public
 `;
 }
 
-function apiConf(dir: string, port: number, ks: GlanceKeystone | undefined): string {
+/** glance_store's swift backend: one reference in its own file, as the swift driver wants it. */
+function swiftStoreConf(dir: string, ks: GlanceKeystone): { api: string; references: string } {
+  return {
+    api: `[swift]
+swift_store_config_file = ${path.join(dir, 'glance-swift.conf')}
+default_swift_reference = ref1
+swift_store_container = glance
+swift_store_create_container_on_put = true
+swift_store_endpoint_type = publicURL
+`,
+    references: `[ref1]
+user = ${ks.project}:${ks.username}
+key = ${ks.password}
+auth_address = ${ks.url}/v3
+auth_version = 3
+user_domain_id = default
+project_domain_id = default
+`,
+  };
+}
+
+function apiConf(dir: string, port: number, ks: GlanceKeystone | undefined, swift: boolean): string {
   return `[DEFAULT]
 bind_host = 127.0.0.1
 bind_port = ${port}
@@ -90,12 +113,12 @@ workers = 0
 # Records show their file:// location (for [glance]allowed_direct_url_schemes = file).
 show_image_direct_url = true
 allow_anonymous_access = ${ks ? 'false' : 'true'}
-enabled_backends = fs:file
+enabled_backends = ${swift ? 'swift:swift' : 'fs:file'}
 [database]
 connection = sqlite:///${path.join(dir, 'glance.sqlite')}
 [glance_store]
-default_backend = fs
-[fs]
+default_backend = ${swift ? 'swift' : 'fs'}
+${swift && ks ? swiftStoreConf(dir, ks).api : ''}[fs]
 filesystem_store_datadir = ${path.join(dir, 'images')}/
 [os_glance_staging_store]
 filesystem_store_datadir = ${path.join(dir, 'staging')}/
@@ -132,11 +155,14 @@ function adminHeaders(project: string): Record<string, string> {
   return { 'X-Identity-Status': 'Confirmed', 'X-Roles': 'admin,member,reader', 'X-Project-Id': project, 'X-User-Id': 'test-user' };
 }
 
-export async function startRealGlance(keystone?: GlanceKeystone): Promise<RealGlance> {
+export async function startRealGlance(keystone?: GlanceKeystone, opts: { store?: 'file' | 'swift' } = {}): Promise<RealGlance> {
+  const swift = opts.store === 'swift';
+  if (swift && !keystone) throw new Error('a Swift store needs the Keystone whose catalog names Swift');
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'glance-'));
   const port = await freePort();
   const conf = path.join(dir, 'glance-api.conf');
-  await fsp.writeFile(conf, apiConf(dir, port, keystone));
+  await fsp.writeFile(conf, apiConf(dir, port, keystone, swift));
+  if (swift && keystone) await fsp.writeFile(path.join(dir, 'glance-swift.conf'), swiftStoreConf(dir, keystone).references);
   await fsp.writeFile(path.join(dir, 'glance-api-paste.ini'), paste(Boolean(keystone)));
   const env = { PATH: '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' };
   await run(PYTHON, ['-m', 'glance.cmd.manage', '--config-file', conf, 'db_sync'], { env, timeout: 300_000 });

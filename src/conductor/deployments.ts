@@ -1,16 +1,17 @@
 /**
- * Deployment (conductor/deployments.py): validation, configdrive storage in instance_info,
+ * Deployment (conductor/deployments.py): validation, configdrive storage (instance_info or Swift),
  * deploy steps from the driver, deploy templates matching instance traits and the request,
  * then `done` -> active (or `wait` when a step continues asynchronously).
  */
 import {
-  IronicError, InstanceDeployFailure, InvalidParameterValue, InvalidStateRequested, NodeInMaintenance, NodeProtected,
+  ConfigInvalid, IronicError, InstanceDeployFailure, SwiftOperationError, InvalidParameterValue, InvalidStateRequested, NodeInMaintenance, NodeProtected,
   withCode,
 } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import { templatesByNames } from '../db/repositories/conductor-trait-queries';
 import type { DeployRequest, Step } from '../rpc/conductor-api';
+import { storeConfigdrive } from './configdrive-store';
 import { deployingErrorHandler, errorText, provisioningErrorHandler, wipeDeployInternalInfo } from './error-handlers';
 import { isActionable } from './fsm';
 import { pyRepr } from '../common/python/repr';
@@ -77,9 +78,14 @@ export async function doNodeDeploy(tasks: TaskManager, nodeId: string, req: Depl
 async function runDeploy(task: Task, req: DeployRequest): Promise<void> {
   const node = task.node;
   wipeDeployInternalInfo(task);
-  if (req.configdrive !== undefined && req.configdrive !== null) {
-    // Without an object store Ironic keeps the configdrive (string or dict) in instance_info.
-    node.instance_info = { ...(node.instance_info ?? {}), configdrive: req.configdrive };
+  // Python's `if configdrive:` skips '' and {} as well.
+  if (req.configdrive && (typeof req.configdrive === 'string' || Object.keys(req.configdrive).length)) {
+    try {
+      await storeConfigdrive(task, req.configdrive);
+    } catch (err) {
+      await configdriveFailed(task, err);
+      return;
+    }
   }
   if (req.deploySteps?.length) {
     node.driver_internal_info = { ...(node.driver_internal_info ?? {}), user_deploy_steps: req.deploySteps };
@@ -111,6 +117,18 @@ async function runDeploy(task: Task, req: DeployRequest): Promise<void> {
   node.conductor_affinity = task.ctx.conductorId;
   await task.saveNode();
   await continueDeploySteps(task, 0);
+}
+
+/** do_node_deploy's handling of a configdrive that could not be stored: deploy failed, nothing to clean up. */
+async function configdriveFailed(task: Task, err: unknown): Promise<void> {
+  const uuid = task.node.uuid;
+  if (err instanceof SwiftOperationError || err instanceof ConfigInvalid) {
+    await deployingErrorHandler(task, `Error while uploading the configdrive for ${uuid} to Swift`,
+      `Failed to upload the configdrive to Swift: ${errorText(err)}`, false);
+  } else {
+    await deployingErrorHandler(task, `Unexpected error while preparing the configdrive for node ${uuid}: ${errorText(err)}`,
+      `Failed to prepare the configdrive. Exception: ${errorText(err)}`, false);
+  }
 }
 
 /** do_next_deploy_step's reactions: the deploy error handler, `wait`, and `done` -> active. */

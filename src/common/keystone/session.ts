@@ -61,7 +61,8 @@ export function passwordAuthFromConf(conf: Config, group: GroupWith<'auth_type'>
   const authType = opt('auth_type');
   if (!authType || NO_AUTH_PLUGINS.has(authType)) return null;
   if (!PASSWORD_PLUGINS.has(authType)) {
-    throw new ConfigInvalid({ error_msg: `The plugin ${authType} could not be found` });
+    // ks_exceptions raises ConfigInvalid(str(e)): keystoneauth's text is the whole message.
+    throw new ConfigInvalid(`The plugin ${authType} could not be found`);
   }
   const defaultDomain = nameOrId(opt('default_domain_id'), opt('default_domain_name'));
   const userDomain = nameOrId(opt('user_domain_id'), opt('user_domain_name')) ?? defaultDomain;
@@ -70,7 +71,7 @@ export function passwordAuthFromConf(conf: Config, group: GroupWith<'auth_type'>
   const missing = [['auth_url', opt('auth_url')], ['password', opt('password')], ['username', user]]
     .filter(([, v]) => !v).map(([k]) => String(k));
   if (missing.length) {
-    throw new ConfigInvalid({ error_msg: `Auth plugin requires parameters which were not given: ${missing.join(', ')}` });
+    throw new ConfigInvalid(`Auth plugin requires parameters which were not given: ${missing.join(', ')}`);
   }
   const project = nameOrId(opt('project_id') ?? opt('tenant_id'), opt('project_name') ?? opt('tenant_name'), projectDomain);
   const domain = nameOrId(opt('domain_id'), opt('domain_name'));
@@ -103,6 +104,23 @@ interface TokenBody {
   token?: { expires_at?: string; project?: { id?: string }; catalog?: CatalogService[] };
 }
 
+/**
+ * KeystoneUnauthorized, which ks_exceptions makes of keystoneauth's Unauthorized; callers that
+ * Ironic lets see keystoneauth's own exception (openstacksdk's SwiftAPI) use `keystoneauthText`.
+ */
+async function unauthorized(res: Response): Promise<Error & { keystoneauthText: string }> {
+  const body = await res.json().catch(() => ({})) as { error?: { message?: string } };
+  const requestId = res.headers.get('x-openstack-request-id');
+  const text = `${body.error?.message ?? 'HTTP Error'} (HTTP ${res.status})${requestId ? ` (Request-ID: ${requestId})` : ''}`;
+  return Object.assign(new KeystoneUnauthorized(), { keystoneauthText: text });
+}
+
+/** keystoneauth's text of a refused authentication, when `err` is one. */
+export function keystoneauthText(err: unknown): string | null {
+  const text = err instanceof KeystoneUnauthorized ? (err as { keystoneauthText?: unknown }).keystoneauthText : undefined;
+  return typeof text === 'string' ? text : null;
+}
+
 async function issueToken(auth: PasswordAuth): Promise<KeystoneToken> {
   const url = tokensUrl(auth.authUrl);
   let res: Response;
@@ -116,7 +134,7 @@ async function issueToken(auth: PasswordAuth): Promise<KeystoneToken> {
   } catch (err) {
     throw new KeystoneFailure(`Unable to establish connection to ${url}: ${(err as Error).message}`);
   }
-  if (res.status === 401 || res.status === 403) throw new KeystoneUnauthorized();
+  if (res.status === 401 || res.status === 403) throw await unauthorized(res);
   if (res.status !== 201 && res.status !== 200) {
     throw new KeystoneFailure(`Keystone answered HTTP ${res.status} to ${url}: ${(await res.text()).slice(0, 200)}`);
   }

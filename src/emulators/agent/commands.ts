@@ -44,6 +44,8 @@ const DEPLOY_STEPS = {
 
 export class CommandRunner {
   readonly commands: CommandEntry[] = [];
+  /** Every command since the emulator started, across reboots (what a test inspects afterwards). */
+  readonly history: CommandEntry[] = [];
   partitionUuids: Record<string, string> = {};
   poweredOff = false;
   /** What rescue.finalize_rescue received; IPA stops serving its API after it. */
@@ -111,6 +113,7 @@ export class CommandRunner {
       command_status: 'RUNNING', command_error: null, command_result: null,
     };
     this.commands.push(entry);
+    this.history.push(entry);
     const done = this.finish(entry, handler.run(params));
     if (!handler.async || wait) {
       await done;

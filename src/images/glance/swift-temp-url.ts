@@ -3,16 +3,16 @@
  * handed to the agent when image_download_source is `swift`. The endpoint, account and key
  * come from [glance] (swift_endpoint_url, swift_account, swift_temp_url_key), else from the
  * [swift] session: the object-store endpoint of its catalog, `<swift_account_prefix>_<project
- * id>`, and the account's X-Account-Meta-Temp-Url-Key. The signature is swiftclient's
- * generate_temp_url default: HMAC-SHA256 over "GET\n<expires>\n<path>".
+ * id>`, and the account's temp URL key (read through SwiftAPI), signed as SwiftAPI's
+ * generate_temp_url does.
  */
-import { createHmac } from 'node:crypto';
 import { ImageUnacceptable, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
 import type { Config } from '../../conf/config';
 import type { GlanceImageMeta } from './image-meta';
 import { isUuidLike } from './image-ref';
 import { adapterFor } from '../../common/keystone/adapter';
-import type { KeystoneToken } from '../../common/keystone/session';
+import { SwiftApi } from '../../common/swift/client';
+import { signTempUrl } from '../../common/swift/temp-url';
 
 const cache = new Map<string, { url: string; expiresAt: number }>();
 
@@ -39,12 +39,6 @@ export function swiftContainer(conf: Config, imageId: string): string {
   return `${base}_${id.slice(0, seed + dashes)}`;
 }
 
-/** swiftclient.utils.generate_temp_url(path, seconds, key, 'GET') at an absolute expiry. */
-export function signTempUrl(urlPath: string, expires: number, key: string): string {
-  const sig = createHmac('sha256', key).update(`GET\n${expires}\n${urlPath}`).digest('hex');
-  return `${urlPath}?temp_url_sig=${sig}&temp_url_expires=${expires}`;
-}
-
 async function swiftEndpoint(conf: Config): Promise<string> {
   const configured = conf.optStr('glance', 'swift_endpoint_url');
   if (configured) return configured;
@@ -54,13 +48,6 @@ async function swiftEndpoint(conf: Config): Promise<string> {
     throw new MissingParameterValue('Swift temporary URLs require a Swift endpoint URL, but it was not found in the ' +
       'service catalog. You must provide "swift_endpoint_url" as a config option.');
   }
-}
-
-/** The account's temp URL key, read with the [swift] session's token. */
-async function accountKey(endpoint: string, token: KeystoneToken | null): Promise<string | null> {
-  if (!token) return null;
-  const res = await fetch(endpoint, { method: 'HEAD', headers: { 'X-Auth-Token': token.id } }).catch(() => null);
-  return res?.headers.get('x-account-meta-temp-url-key') ?? null;
 }
 
 export async function swiftTempUrl(conf: Config, image: GlanceImageMeta, now = Date.now()): Promise<string> {
@@ -83,7 +70,8 @@ export async function swiftTempUrl(conf: Config, image: GlanceImageMeta, now = D
   // Strip /v1/AUTH_<project>, if present.
   const endpoint = fullEndpoint.replace(new RegExp(`/v1/${prefix}[^/]+/?$`), '');
   const account = configuredAccount ?? (token?.projectId ? `${prefix}${token.projectId}` : null);
-  const key = configuredKey ?? await accountKey(fullEndpoint, token);
+  // Ironic reads the key with SwiftAPI: the [swift] endpoint and token.
+  const key = configuredKey ?? (token ? await (await SwiftApi.connect(conf)).tempUrlKey() : null);
   if (!key) {
     throw new MissingParameterValue('Swift temporary URLs require a shared secret to be created. You must provide ' +
       '"swift_temp_url_key" as a config option or pre-generate the key on the project used to access Swift.');

@@ -192,6 +192,6 @@ describe('GlanceImageService with a stub Glance', () => {
       name: 'CatalogNotFound', message: 'Service type image with endpoint type internal not found in keystone service catalog.',
     });
     assert.throws(() => serviceFor({ auth_type: 'kerberos' }),
-      { name: 'ConfigInvalid', message: 'Invalid configuration file. The plugin kerberos could not be found' });
+      { name: 'ConfigInvalid', message: 'The plugin kerberos could not be found' });
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Swift temporary URLs for Glance images: signatures checked against Debian's python3-swiftclient
- * (generate_temp_url, the function Ironic calls), the container naming of glance_store, the
+ * Swift temporary URLs for Glance images: signatures checked against Debian's python3-openstacksdk
+ * (generate_temp_url, which Ironic 29.0.5's SwiftAPI calls), the container naming of glance_store, the
  * endpoint and account handling, and Ironic's configuration errors.
  */
 import { after, describe, it } from 'node:test';
@@ -10,14 +10,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Config } from '../../../src/conf/config';
 import { translateFromGlance } from '../../../src/images/glance/image-meta';
-import { signTempUrl, swiftContainer, swiftTempUrl } from '../../../src/images/glance/swift-temp-url';
+import { signTempUrl } from '../../../src/common/swift/temp-url';
+import { swiftContainer, swiftTempUrl } from '../../../src/images/glance/swift-temp-url';
 
 const ID = '3a1f9a2e-6b3c-4d5e-8f70-91a2b3c4d5e6';
 
 function pythonTempUrl(urlPath: string, expires: number, key: string): string {
   return execFileSync('/usr/bin/python3', ['-c',
-    'import sys; from swiftclient.utils import generate_temp_url as g; ' +
-    "print(g(sys.argv[1], int(sys.argv[2]), sys.argv[3], 'GET', absolute=True))", urlPath, String(expires), key],
+    // openstacksdk's generate_temp_url, which Ironic 29.0.5's SwiftAPI calls.
+    'import sys; from openstack.object_store.v1._proxy import Proxy; ' +
+    "print(Proxy.__new__(Proxy).generate_temp_url(sys.argv[1], int(sys.argv[2]), 'GET', absolute=True, temp_url_key=sys.argv[3]))",
+    urlPath, String(expires), key],
   { env: { PATH: '/usr/bin:/bin', HOME: '/tmp' } }).toString().trim();
 }
 
@@ -25,7 +28,7 @@ const conf = (glance: Record<string, string | number | boolean>) => new Config([
 const image = translateFromGlance({ id: ID, status: 'active', disk_format: 'raw' });
 
 describe('Swift temporary URLs', () => {
-  it('signs as swiftclient.utils.generate_temp_url does', () => {
+  it('signs as openstacksdk\'s generate_temp_url does', () => {
     for (const [p, exp, key] of [[`/v1/AUTH_abc/glance/${ID}`, 1_900_000_000, 'secret'], ['/v1/AUTH_x/c/o', 1234567890, 'k€y']] as const) {
       assert.equal(signTempUrl(p, exp, key), pythonTempUrl(p, exp, key));
     }
