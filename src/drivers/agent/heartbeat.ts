@@ -22,7 +22,7 @@ const HEARTBEAT_ALLOWED = [states.DEPLOYWAIT, states.CLEANWAIT, states.RESCUEWAI
 /** refresh_steps(task, 'deploy'): caches the agent's deploy steps by interface. */
 async function refreshDeploySteps(task: DriverTask, client: AgentClient): Promise<void> {
   const node = task.node;
-  const command = await client.getDeploySteps(node, agentNodeDict(task), task.ports);
+  const command = await client.getDeploySteps(node, await agentNodeDict(task), task.ports);
   const result = (command.command_result ?? {}) as Record<string, unknown>;
   const missing = ['deploy_steps', 'hardware_manager_version'].filter((k) => !Object.hasOwn(result, k));
   if (missing.length) {
@@ -109,7 +109,7 @@ export async function agentHeartbeat(task: DriverTask, client: AgentClient): Pro
 
 /** agent_base.execute_step for deploy steps: runs an in-band step, to be finished asynchronously. */
 export async function executeInbandDeployStep(task: DriverTask, client: AgentClient, step: JsonObject): Promise<string> {
-  const result = await client.executeDeployStep(task.node, step, agentNodeDict(task), task.ports);
+  const result = await client.executeDeployStep(task.node, step, await agentNodeDict(task, { maskConfigdrive: false }), task.ports);
   if (!result.command_status) {
     throw new InstanceDeployFailure(`Agent on node ${task.node.uuid} returned bad command result: ${JSON.stringify(result)}`);
   }
