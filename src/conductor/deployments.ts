@@ -42,9 +42,9 @@ export async function deploymentSteps(task: Task, userSteps: Step[]): Promise<No
   const requested = [...await templateSteps(task), ...userSteps];
   const validated = validateUserSteps(task, 'deploy', requested, { skipMissing: true });
   const byId = new Map<string, NodeStep>();
-  for (const s of driverSteps(task, 'deploy')) {
-    byId.set(`${s.interface}.${s.step}`, { interface: s.interface, step: s.step, args: {}, priority: s.priority });
-  }
+  // A driver step is stored as the driver reports it ({step, priority, argsinfo, interface}): the
+  // node's deploy_step shows that while it runs; only user and template steps carry args.
+  for (const s of driverSteps(task, 'deploy')) byId.set(`${s.interface}.${s.step}`, { ...s });
   for (const s of validated) byId.set(`${s.interface}.${s.step}`, s);
   return sortSteps([...byId.values()].filter((s) => s.priority > 0));
 }

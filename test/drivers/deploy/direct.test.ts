@@ -187,6 +187,26 @@ describe('direct deploy: an image written by an agent emulator', () => {
     await assert.rejects(fsp.stat(path.join(lab.imagesDir, uuid, 'disk')), 'no half-injected node copy');
   });
 
+  it('shows the running driver step as the driver reports it while waiting for the agent (argsinfo, no args)', async () => {
+    const uuid = await availableNode(lab.s, 'direct-wait', '52:54:00:aa:00:06', { image_source: `file://${image}` });
+    const r = await lab.s.request('PUT', `/v1/nodes/${uuid}/states/provision`, { version: V, body: { target: 'active' } });
+    assert.equal(r.status, 202, r.text);
+    let shown = await lab.s.request('GET', `/v1/nodes/${uuid}`, { version: V });
+    for (let i = 0; i < 300 && shown.json.provision_state !== 'wait call-back'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      shown = await lab.s.request('GET', `/v1/nodes/${uuid}`, { version: V });
+    }
+    assert.equal(shown.json.provision_state, 'wait call-back');
+    // Ironic 29.0.5 stores the step dict of the deploy interface's decorator, in its key order.
+    assert.deepEqual(shown.json.deploy_step, { step: 'deploy', priority: 100, argsinfo: null, interface: 'deploy' });
+    assert.deepEqual(Object.keys(shown.json.deploy_step), ['step', 'priority', 'argsinfo', 'interface']);
+    const listed = shown.json.driver_internal_info.deploy_steps as Array<Record<string, unknown>>;
+    assert.ok(listed.every((step) => Object.hasOwn(step, 'argsinfo') && !Object.hasOwn(step, 'args')), JSON.stringify(listed));
+    const del = await lab.s.request('PUT', `/v1/nodes/${uuid}/states/provision`, { version: V, body: { target: 'deleted' } });
+    assert.equal(del.status, 202, del.text);
+    await waitForState(lab.s, uuid, ['available', 'clean failed', 'error']);
+  });
+
   it('refuses heartbeats without a version or with a token the node did not hand out', async () => {
     const uuid = await availableNode(lab.s, 'direct-hb', '52:54:00:aa:00:05', { image_source: `file://${image}` });
     const fault = (r: { json: { error_message: string } }) => JSON.parse(r.json.error_message).faultstring;
