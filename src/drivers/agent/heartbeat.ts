@@ -12,6 +12,7 @@ import { heartbeatCleanWait } from './clean-heartbeat';
 import type { AgentClient } from './client';
 import { processNextStep } from './next-step';
 import { agentNodeDict } from './node-dict';
+import { collectRamdiskLogs, deployLogsCollect } from './ramdisk-logs';
 import { heartbeatRescueWait } from './rescue-heartbeat';
 import { heartbeatServiceWait } from './service-heartbeat';
 
@@ -65,6 +66,10 @@ async function heartbeatDeployWait(task: DriverTask, client: AgentClient): Promi
   } catch (err) {
     const lastError = `${msg}: ${(err as Error).message}`;
     log.error(`Asynchronous exception for node ${node.uuid}: ${lastError}`);
+    // set_failed_state(collect_logs=True), for a node still deploying.
+    if ([states.DEPLOYING, states.DEPLOYWAIT].includes(node.provision_state ?? '') && deployLogsCollect(task.ctx.conf) !== 'never') {
+      await collectRamdiskLogs(task, client);
+    }
     return { action: 'fail-deploy', message: lastError };
   }
 }

@@ -21,7 +21,7 @@ describe('direct deploy: an image written by an agent emulator', () => {
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'direct-deploy-'));
     image = await buildExt4Image(dir);
     imageSha = await sha256File(image);
-    lab = await startDirectLab(dir);
+    lab = await startDirectLab(dir, { agent: { deploy_logs_local_path: path.join(dir, 'deploy-logs') } });
   });
   after(async () => {
     await lab.stop();
@@ -81,6 +81,7 @@ describe('direct deploy: an image written by an agent emulator', () => {
       assert.equal(meta.hostname, 'direct-1.example');
       assert.equal(meta.admin_pass, 'S3cret-pass');
 
+      assert.ok(!agent.runner.commands.some((c) => c.command_name === 'collect_system_logs'), 'no logs kept after a success');
       // Undeploy: powered off, per-node image gone, back to available.
       const del = await lab.s.request('PUT', `/v1/nodes/${uuid}/states/provision`, { version: V, body: { target: 'deleted' } });
       assert.equal(del.status, 202, del.text);
@@ -162,6 +163,12 @@ describe('direct deploy: an image written by an agent emulator', () => {
       assert.equal(origin.hits.get('/root.img'), 1);
       assert.equal(origin.heads.get('/root.img'), 1, 'checked with a HEAD request before the agent was sent to it');
       await assert.rejects(fsp.stat(path.join(dir, 'direct-agent-bad.disk')), 'nothing written to the disk');
+      // [agent]deploy_logs_collect=on_failure: the ramdisk's logs are kept, named as Ironic names them.
+      const logs = (await fsp.readdir(path.join(dir, 'deploy-logs'))).filter((f) => f.startsWith(uuid));
+      assert.equal(logs.length, 1, JSON.stringify(logs));
+      assert.match(logs[0], new RegExp(`^${uuid}_direct-agent-bad_\\d{4}-\\d\\d-\\d\\d-\\d\\d-\\d\\d-\\d\\d\\.tar\\.gz$`));
+      const { stdout: journal } = await run('tar', ['-xzOf', path.join(dir, 'deploy-logs', logs[0]), 'journal']);
+      assert.match(journal, /^execute_deploy_step FAILED$/m);
     } finally {
       await agent.stop();
       await origin.stop();
