@@ -38,7 +38,7 @@ async function templateSteps(task: Task): Promise<Step[]> {
 }
 
 /** Driver steps with priority overridden by templates/user steps, enabled ones sorted. */
-export async function deploymentSteps(task: Task, userSteps: Step[]): Promise<NodeStep[]> {
+async function deploymentSteps(task: Task, userSteps: Step[]): Promise<NodeStep[]> {
   const requested = [...await templateSteps(task), ...userSteps];
   const validated = validateUserSteps(task, 'deploy', requested, { skipMissing: true });
   const byId = new Map<string, NodeStep>();
@@ -113,6 +113,14 @@ async function runDeploy(task: Task, req: DeployRequest): Promise<void> {
   await continueDeploySteps(task, 0);
 }
 
+/** validate_deploy_steps: the final step list, now that the agent's in-band steps are cached. */
+export async function revalidateDeploySteps(task: Task): Promise<void> {
+  const node = task.node;
+  const steps = await deploymentSteps(task, ((node.driver_internal_info ?? {}).user_deploy_steps ?? []) as Step[]);
+  node.driver_internal_info = { ...(node.driver_internal_info ?? {}), deploy_steps: steps, steps_validated: true };
+  await task.saveNode();
+}
+
 /** do_next_deploy_step's reactions: the deploy error handler, `wait`, and `done` -> active. */
 const DEPLOY_FLOW: StepFlow = {
   kind: 'deploy',
@@ -129,6 +137,19 @@ const DEPLOY_FLOW: StepFlow = {
   async unexpected(task, step, result) {
     await deployingErrorHandler(task, `While executing deploy step ${pyRepr(step)} on node ${task.node.uuid}, step returned ` +
       `unexpected state: ${result}`, `Failed to deploy: ${pyRepr(task.node.deploy_step)}`);
+  },
+  // validate_deploy_steps once the agent's steps are known without a heartbeat (a fast-track
+  // `deploy` step refreshed them): the list is computed again with them.
+  async stepDone(task, step) {
+    const info = task.node.driver_internal_info ?? {};
+    if (info.steps_validated || !info.agent_cached_deploy_steps) return true;
+    try {
+      await revalidateDeploySteps(task);
+    } catch (err) {
+      await this.failed(task, step, err);
+      return false;
+    }
+    return true;
   },
   async finished(task) {
     const node = task.node;

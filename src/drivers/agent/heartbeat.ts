@@ -21,7 +21,7 @@ const HEARTBEAT_ALLOWED = [states.DEPLOYWAIT, states.CLEANWAIT, states.RESCUEWAI
   states.RESCUING, states.SERVICEWAIT, states.SERVICING];
 
 /** refresh_steps(task, 'deploy'): caches the agent's deploy steps by interface. */
-async function refreshDeploySteps(task: DriverTask, client: AgentClient): Promise<void> {
+export async function refreshDeploySteps(task: DriverTask, client: AgentClient): Promise<void> {
   const node = task.node;
   const command = await client.getDeploySteps(node, await agentNodeDict(task), task.ports);
   const result = (command.command_result ?? {}) as Record<string, unknown>;
