@@ -133,7 +133,6 @@ test('provide on fast track: the agent that inspected the VM cleans it without a
   assert.match(console, new RegExp(`Picked root device /dev/vda for node ${uuid}`));
   assert.match(console, /heartbeat successful/);
   assert.match(await fsp.readFile(ironic!.logFile, 'utf8'), /Agent on node \S+ returned clean command success/);
-  await heartbeatAfter(new Date().toISOString(), 600_000);
   process.stdout.write(`# provide with IPA cleaning took ${Math.round((Date.now() - started) / 1000)} s\n`);
 });
 
