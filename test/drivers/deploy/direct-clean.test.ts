@@ -150,6 +150,10 @@ describe('direct deploy: in-band cleaning through the agent', () => {
       assert.deepEqual(states.of(await nodeId(lab.s, uuid)), [
         'cleaning -> manageable', 'clean wait -> manageable', 'cleaning -> manageable', 'clean wait -> manageable',
         'clean failed -> manageable']);
+      // _step_failure_handler keeps the ramdisk's logs, labelled as a cleaning's.
+      const logsDir = lab.s.conf.str('agent', 'deploy_logs_local_path');
+      const logs = (await fsp.readdir(logsDir)).filter((f) => f.startsWith(`${uuid}_clean-fail_cleaning_`));
+      assert.equal(logs.length, 1, JSON.stringify(logs));
     } finally {
       states.stop();
       await agent.stop();
