@@ -6,6 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -51,6 +52,9 @@ hooks = $default_hooks,memory,root-device
 
 [conductor]
 sync_power_state_interval = 20
+
+[agent]
+deploy_logs_local_path = \${DIR}/deploy-logs
 `;
 
 const bmOk = (args: string[], timeoutMs?: number): Promise<string> => labBmOk(ironic!, args, timeoutMs);
@@ -77,7 +81,7 @@ before(async () => {
   ramdisk = await ensureRamdisk();
   net = await createLabNetwork({ name: 'its-e2e' });
   vm = await startLabVm({ net, dir });
-  ironic = await startLabIronic({ net, dir, conf: labConf({ net, dir, ramdisk }) + TEST_CONF });
+  ironic = await startLabIronic({ net, dir, conf: labConf({ net, dir, ramdisk }) + TEST_CONF.replace('${DIR}', dir) });
 });
 
 after(async () => {
@@ -185,15 +189,38 @@ test('undeploy boots the ramdisk and cleans through IPA, and the node is availab
   assert.equal(node.power_state, 'power on', 'fast track keeps the agent running');
 });
 
-test('a wrong image checksum fails the deploy cleanly, and the node is cleaned back to available', { skip: skip ?? false }, async () => {
-  await bmOk(['node', 'set', uuid, '--instance-info', `image_source=file://${image.path}`,
+test('an http image: the running agent refuses a wrong checksum and its logs are kept; a URL answering 404 fails the HEAD check; cleaned back to available', { skip: skip ?? false }, async () => {
+  // Served by the conductor's own HTTP server; image_download_source=http: IPA downloads it itself.
+  const httpRoot = path.join(dir, 'state', 'lab', 'httpboot');
+  await fsp.copyFile(image.path, path.join(httpRoot, 'e2e-image.raw'));
+  const url = `http://${net!.address}:8080/e2e-image.raw`;
+  await bmOk(['node', 'set', uuid, '--instance-info', `image_source=${url}`, '--instance-info', 'image_download_source=http',
     '--instance-info', 'image_os_hash_algo=sha256', '--instance-info', `image_os_hash_value=${'0'.repeat(64)}`]);
+  const boots = await ramdiskBoots();
   await bmOk(['node', 'deploy', uuid]);
-  const failed = await waitState('deploy failed', 1_800_000);
-  assert.match(String(failed.last_error), /checksum/i);
+  let failed = await waitState('deploy failed', 1_800_000);
+  assert.match(String(failed.last_error), /^Deploy step deploy\.write_image failed on node .*checksum/is);
+  assert.equal(await ramdiskBoots(), boots, 'fast track: the agent left by the cleaning got the image');
+  // [agent]deploy_logs_collect=on_failure: IPA's log.collect_system_logs, kept as Ironic names it.
+  const logsDir = path.join(dir, 'deploy-logs');
+  const logs = (await fsp.readdir(logsDir)).filter((f) => f.startsWith(`${uuid}_lab-vm_`) && f.endsWith('.tar.gz'));
+  assert.equal(logs.length, 1, JSON.stringify(logs));
+  const listing = await new Promise<string>((resolve, reject) => execFile('tar', ['-tzf', path.join(logsDir, logs[0]!)],
+    (err, stdout) => (err ? reject(err) : resolve(stdout))));
+  assert.match(listing, /journal|dmesg/, listing);
+
+  // The HEAD check refuses a URL that does not answer 200 before the agent is involved.
+  const missing = `http://${net!.address}:8080/no-such-image.raw`;
+  await bmOk(['node', 'set', uuid, '--instance-info', `image_source=${missing}`]);
+  await bmOk(['node', 'deploy', uuid]);
+  failed = await waitState('deploy failed', 600_000);
+  assert.equal(failed.last_error, `Failed to prepare to deploy: Validation of image href ${missing} failed, reason: ` +
+    'Got HTTP code 404 instead of 200 in response to HEAD request.');
+
   await bmOk(['node', 'undeploy', uuid]);
   const node = await waitState('available', 2_400_000);
   assert.equal(node.last_error, null);
+  assert.ok(await ramdiskBoots() > boots, 'the failed node was cleaned by a new boot of the ramdisk');
 });
 
 test('the BMC stops answering: the power sync puts the node in maintenance', { skip: skip ?? false }, async () => {
