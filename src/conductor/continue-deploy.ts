@@ -7,7 +7,7 @@
 import { NodeLocked } from '../common/errors';
 import { log } from '../common/log';
 import type { JsonObject, Step } from '../rpc/conductor-api';
-import { deploymentSteps, continueDeploySteps } from './deployments';
+import { continueDeploySteps, revalidateDeploySteps } from './deployments';
 import { deployingErrorHandler, errorText } from './error-handlers';
 import { actOnHeartbeat } from './heartbeat-outcome';
 import { nextStepIndex } from './step-runner';
@@ -26,9 +26,7 @@ export async function continueNodeDeploy(task: Task): Promise<void> {
   const info = node.driver_internal_info ?? {};
   if (!info.steps_validated) {
     try {
-      const steps = await deploymentSteps(task, (info.user_deploy_steps ?? []) as Step[]);
-      node.driver_internal_info = { ...(node.driver_internal_info ?? {}), deploy_steps: steps, steps_validated: true };
-      await task.saveNode();
+      await revalidateDeploySteps(task);
     } catch (err) {
       await deployingErrorHandler(task, `Failed to validate the final deploy steps list for node ${node.uuid}: ${errorText(err)}`);
       return;

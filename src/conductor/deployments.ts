@@ -39,13 +39,13 @@ async function templateSteps(task: Task): Promise<Step[]> {
 }
 
 /** Driver steps with priority overridden by templates/user steps, enabled ones sorted. */
-export async function deploymentSteps(task: Task, userSteps: Step[]): Promise<NodeStep[]> {
+async function deploymentSteps(task: Task, userSteps: Step[]): Promise<NodeStep[]> {
   const requested = [...await templateSteps(task), ...userSteps];
   const validated = validateUserSteps(task, 'deploy', requested, { skipMissing: true });
   const byId = new Map<string, NodeStep>();
-  for (const s of driverSteps(task, 'deploy')) {
-    byId.set(`${s.interface}.${s.step}`, { interface: s.interface, step: s.step, args: {}, priority: s.priority });
-  }
+  // A driver step is stored as the driver reports it ({step, priority, argsinfo, interface}): the
+  // node's deploy_step shows that while it runs; only user and template steps carry args.
+  for (const s of driverSteps(task, 'deploy')) byId.set(`${s.interface}.${s.step}`, { ...s });
   for (const s of validated) byId.set(`${s.interface}.${s.step}`, s);
   return sortSteps([...byId.values()].filter((s) => s.priority > 0));
 }
@@ -131,6 +131,14 @@ async function configdriveFailed(task: Task, err: unknown): Promise<void> {
   }
 }
 
+/** validate_deploy_steps: the final step list, now that the agent's in-band steps are cached. */
+export async function revalidateDeploySteps(task: Task): Promise<void> {
+  const node = task.node;
+  const steps = await deploymentSteps(task, ((node.driver_internal_info ?? {}).user_deploy_steps ?? []) as Step[]);
+  node.driver_internal_info = { ...(node.driver_internal_info ?? {}), deploy_steps: steps, steps_validated: true };
+  await task.saveNode();
+}
+
 /** do_next_deploy_step's reactions: the deploy error handler, `wait`, and `done` -> active. */
 const DEPLOY_FLOW: StepFlow = {
   kind: 'deploy',
@@ -147,6 +155,19 @@ const DEPLOY_FLOW: StepFlow = {
   async unexpected(task, step, result) {
     await deployingErrorHandler(task, `While executing deploy step ${pyRepr(step)} on node ${task.node.uuid}, step returned ` +
       `unexpected state: ${result}`, `Failed to deploy: ${pyRepr(task.node.deploy_step)}`);
+  },
+  // validate_deploy_steps once the agent's steps are known without a heartbeat (a fast-track
+  // `deploy` step refreshed them): the list is computed again with them.
+  async stepDone(task, step) {
+    const info = task.node.driver_internal_info ?? {};
+    if (info.steps_validated || !info.agent_cached_deploy_steps) return true;
+    try {
+      await revalidateDeploySteps(task);
+    } catch (err) {
+      await this.failed(task, step, err);
+      return false;
+    }
+    return true;
   },
   async finished(task) {
     const node = task.node;

@@ -5,6 +5,7 @@
 import { NoFreeConductorWorker } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
+import { fastTrackAble } from '../drivers/agent/fast-track';
 import type { Task } from './task';
 
 const NO_WORKERS = 'No free conductor workers available';
@@ -43,22 +44,35 @@ export function powerStateErrorHandler(previousPower: string | null) {
   };
 }
 
+const TOKEN_AND_URL = ['agent_secret_token', 'agent_secret_token_pregenerated', 'agent_url', 'agent_verify_ca'];
+
 function dropInternal(task: Task, ...keys: string[]): void {
   const info = { ...(task.node.driver_internal_info ?? {}) };
   for (const k of keys) delete info[k];
   task.node.driver_internal_info = info;
 }
 
+/** wipe_token_and_url, unless fast track may use the running agent again (fast_track_able). */
+function wipeTokenAndUrlUnlessFastTrack(task: Task): void {
+  let able = false;
+  try {
+    able = fastTrackAble(task);
+  } catch {
+    // A node whose driver cannot be built has no agent to keep.
+  }
+  if (!able) dropInternal(task, ...TOKEN_AND_URL);
+}
+
 export function wipeDeployInternalInfo(task: Task): void {
-  dropInternal(task, 'agent_secret_token', 'agent_secret_token_pregenerated', 'agent_url', 'agent_verify_ca',
-    'user_deploy_steps', 'agent_cached_deploy_steps', 'deploy_step_index', 'deployment_reboot',
+  wipeTokenAndUrlUnlessFastTrack(task);
+  dropInternal(task, 'user_deploy_steps', 'agent_cached_deploy_steps', 'deploy_step_index', 'deployment_reboot',
     'deployment_polling', 'skip_current_deploy_step', 'steps_validated');
   task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), deploy_steps: null };
 }
 
 export function wipeCleaningInternalInfo(task: Task): void {
-  dropInternal(task, 'agent_secret_token', 'agent_secret_token_pregenerated', 'agent_url', 'agent_verify_ca',
-    'agent_cached_clean_steps', 'clean_step_index', 'cleaning_reboot', 'cleaning_polling',
+  wipeTokenAndUrlUnlessFastTrack(task);
+  dropInternal(task, 'agent_cached_clean_steps', 'clean_step_index', 'cleaning_reboot', 'cleaning_polling',
     'cleaning_disable_ramdisk', 'skip_current_clean_step', 'steps_validated');
   task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), clean_steps: null };
 }
@@ -66,8 +80,6 @@ export function wipeCleaningInternalInfo(task: Task): void {
 /** async_steps._ALL_FLAGS: the reboot, skip and polling flags of every flow. */
 const ASYNC_FLAGS = ['cleaning_reboot', 'deployment_reboot', 'servicing_reboot', 'skip_current_clean_step',
   'skip_current_deploy_step', 'skip_current_service_step', 'cleaning_polling', 'deployment_polling', 'servicing_polling'];
-
-const TOKEN_AND_URL = ['agent_secret_token', 'agent_secret_token_pregenerated', 'agent_url', 'agent_verify_ca'];
 
 export function wipeServiceInternalInfo(task: Task): void {
   dropInternal(task, ...TOKEN_AND_URL, 'agent_cached_service_steps', 'service_step_index', 'service_disable_ramdisk',

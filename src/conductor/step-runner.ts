@@ -31,6 +31,8 @@ export interface StepFlow {
   unexpected?(task: Task, step: NodeStep, result: string): Promise<void>;
   /** Every step ran. */
   finished(task: Task): Promise<void>;
+  /** A step finished without going asynchronous; false stops the flow (the hook handled a failure). */
+  stepDone?(task: Task, step: NodeStep): Promise<boolean>;
 }
 
 /** driver_internal_info.<kind>_steps: the list this flow runs. */
@@ -173,11 +175,14 @@ async function runOne(task: Task, flow: StepFlow, step: NodeStep): Promise<boole
 
 /** Runs the node's steps from `index` (none when null), then finishes the flow. */
 export async function runSteps(task: Task, flow: StepFlow, index: number | null): Promise<void> {
-  const steps = index === null ? [] : stepList(task, flow.kind);
-  for (let i = index ?? 0; i < steps.length; i++) {
-    await recordCurrentStep(task, flow.kind, steps[i], i);
-    flow.starting?.(task, steps[i]);
-    if (!await runOne(task, flow, steps[i])) return;
+  // The list is read again before each step: a step may change it in flight, as Ironic allows (a
+  // fast-track deploy learns the agent's steps inside the `deploy` step).
+  for (let i = index ?? 0; index !== null && i < stepList(task, flow.kind).length; i++) {
+    const step = stepList(task, flow.kind)[i];
+    await recordCurrentStep(task, flow.kind, step, i);
+    flow.starting?.(task, step);
+    if (!await runOne(task, flow, step)) return;
+    if (flow.stepDone && !await flow.stepDone(task, step)) return;
   }
   await flow.finished(task);
 }

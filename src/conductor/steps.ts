@@ -23,6 +23,8 @@ export interface NodeStep {
   step: string;
   args?: JsonObject;
   priority: number;
+  /** A driver step's argument descriptions, as the driver reports them (user steps carry args instead). */
+  argsinfo?: StepInfo['argsinfo'];
   abortable?: boolean;
   requires_ramdisk?: boolean;
 }

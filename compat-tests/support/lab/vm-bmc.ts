@@ -26,6 +26,8 @@ export interface LabVm {
   /** The driver_info of an `ipmi` node for this VM. */
   driverInfo(): Record<string, string | number>;
   console(): Promise<string>;
+  /** chassis-qemu.sh's log of what the BMC was told (`set power 1`, `set reset 1`...), one line each. */
+  chassisLog(): Promise<string>;
   /** Waits until the console shows `pattern` (after `from` characters), returning the text. */
   waitConsole(pattern: RegExp, timeoutMs: number, from?: number): Promise<string>;
   qemuRunning(): Promise<boolean>;
@@ -140,6 +142,7 @@ export async function startLabVm(o: LabVmOptions): Promise<LabVm> {
     mac, disk, consoleLog, bmcAddress: '127.0.0.1', bmcPort,
     driverInfo: () => ({ ipmi_address: '127.0.0.1', ipmi_port: bmcPort, ipmi_username: BMC_USER, ipmi_password: BMC_PASSWORD }),
     console: readConsole,
+    chassisLog: () => fsp.readFile(path.join(vmDir, 'chassis.log'), 'utf8').catch(() => ''),
     async waitConsole(pattern, timeoutMs, from = 0) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

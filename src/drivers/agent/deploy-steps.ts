@@ -11,6 +11,7 @@ import type { DriverTask, JsonObject } from '../base';
 import { AgentClient, commandErrorText } from './client';
 import { executeInbandDeployStep } from './heartbeat';
 import { removeHttpInstanceImage } from './instance-image';
+import { collectRamdiskLogs, deployLogsCollect } from './ramdisk-logs';
 import { bootMode, bootOption, isWholeDiskImage } from './boot-facts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -155,6 +156,7 @@ async function waitUntilPoweredOff(task: DriverTask): Promise<boolean> {
 export async function tearDownAgent(task: DriverTask, client: AgentClient): Promise<void> {
   const node = task.node;
   const oob = ['1', 'true', 'yes', 'on'].includes(String((node.driver_info ?? {}).deploy_forces_oob_reboot ?? false).toLowerCase());
+  if (deployLogsCollect(task.ctx.conf) === 'always') await collectRamdiskLogs(task, client);
   try {
     if (node.disable_power_off) {
       log.info(`Node ${node.uuid} does not support power off, locking down the agent`);

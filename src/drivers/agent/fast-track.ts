@@ -33,11 +33,15 @@ function agentIsAlive(node: NodeRecord, timeout: number): boolean {
   return withinTimeout(dii.agent_last_heartbeat, timeout);
 }
 
-/** is_fast_track: fast-track-able (enabled, no last_error, not servicing), powered on, and the agent alive. */
-export async function isFastTrack(task: DriverTask): Promise<boolean> {
+/** fast_track_able: enabled, an image to write, no last_error, and not servicing. */
+export function fastTrackAble(task: DriverTask): boolean {
   const node = task.node;
-  const able = fastTrackEnabled(task) && task.driver.storage.shouldWriteImage(task) && !node.last_error &&
+  return fastTrackEnabled(task) && task.driver.storage.shouldWriteImage(task) && !node.last_error &&
     !SERVICING_STATES.includes(node.provision_state ?? '');
-  if (!able || (await task.driver.power.getPowerState(task)) !== states.POWER_ON) return false;
-  return agentIsAlive(node, task.ctx.conf.int('deploy', 'fast_track_timeout'));
+}
+
+/** is_fast_track: fast-track-able, powered on, and the agent alive. */
+export async function isFastTrack(task: DriverTask): Promise<boolean> {
+  if (!fastTrackAble(task) || (await task.driver.power.getPowerState(task)) !== states.POWER_ON) return false;
+  return agentIsAlive(task.node, task.ctx.conf.int('deploy', 'fast_track_timeout'));
 }

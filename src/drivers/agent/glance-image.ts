@@ -4,10 +4,10 @@
  * partition images (img_type, else kernel_id/ramdisk_id, as images.is_whole_disk_image) and
  * gives partition images their kernel and ramdisk.
  */
-import { ImageRefValidationFailed } from '../../common/errors';
 import { glanceServiceFor } from '../../images/glance/client';
 import type { GlanceImageMeta } from '../../images/glance/image-meta';
 import { swiftTempUrl } from '../../images/glance/swift-temp-url';
+import { validateHttpHref } from '../../images/http-href';
 import type { DriverTask, JsonObject } from '../base';
 import { bootOption } from './boot-facts';
 
@@ -47,13 +47,8 @@ export function applyGlanceImageInfo(task: DriverTask, info: JsonObject, image: 
  */
 export async function useSwiftTempUrl(task: DriverTask, info: JsonObject, image: GlanceImageMeta): Promise<JsonObject> {
   const url = await swiftTempUrl(task.ctx.conf, image);
-  // The URL is a credential: messages name the image, not the URL.
-  const res = await fetch(url, { method: 'HEAD' }).catch((err: Error) => err);
-  if (res instanceof Error || res.status !== 200) {
-    const reason = res instanceof Error ? `HEAD request failed: ${res.message}` :
-      `Got HTTP code ${res.status} instead of 200 in response to HEAD request.`;
-    throw new ImageRefValidationFailed({ image_href: `<Swift temporary URL of image ${image.id}>`, reason });
-  }
+  // The URL is a credential: failures name it 'secreturl'.
+  await validateHttpHref(task.ctx.conf, url, true);
   info.image_url = url;
   info.image_disk_format = image.disk_format;
   return info;

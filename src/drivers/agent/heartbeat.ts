@@ -12,6 +12,7 @@ import { heartbeatCleanWait } from './clean-heartbeat';
 import type { AgentClient } from './client';
 import { processNextStep } from './next-step';
 import { agentNodeDict } from './node-dict';
+import { collectRamdiskLogs, deployLogsCollect } from './ramdisk-logs';
 import { heartbeatRescueWait } from './rescue-heartbeat';
 import { heartbeatServiceWait } from './service-heartbeat';
 
@@ -20,9 +21,9 @@ const HEARTBEAT_ALLOWED = [states.DEPLOYWAIT, states.CLEANWAIT, states.RESCUEWAI
   states.RESCUING, states.SERVICEWAIT, states.SERVICING];
 
 /** refresh_steps(task, 'deploy'): caches the agent's deploy steps by interface. */
-async function refreshDeploySteps(task: DriverTask, client: AgentClient): Promise<void> {
+export async function refreshDeploySteps(task: DriverTask, client: AgentClient): Promise<void> {
   const node = task.node;
-  const command = await client.getDeploySteps(node, agentNodeDict(task), task.ports);
+  const command = await client.getDeploySteps(node, await agentNodeDict(task), task.ports);
   const result = (command.command_result ?? {}) as Record<string, unknown>;
   const missing = ['deploy_steps', 'hardware_manager_version'].filter((k) => !Object.hasOwn(result, k));
   if (missing.length) {
@@ -65,6 +66,10 @@ async function heartbeatDeployWait(task: DriverTask, client: AgentClient): Promi
   } catch (err) {
     const lastError = `${msg}: ${(err as Error).message}`;
     log.error(`Asynchronous exception for node ${node.uuid}: ${lastError}`);
+    // set_failed_state(collect_logs=True), for a node still deploying.
+    if ([states.DEPLOYING, states.DEPLOYWAIT].includes(node.provision_state ?? '') && deployLogsCollect(task.ctx.conf) !== 'never') {
+      await collectRamdiskLogs(task, client);
+    }
     return { action: 'fail-deploy', message: lastError };
   }
 }
@@ -109,7 +114,7 @@ export async function agentHeartbeat(task: DriverTask, client: AgentClient): Pro
 
 /** agent_base.execute_step for deploy steps: runs an in-band step, to be finished asynchronously. */
 export async function executeInbandDeployStep(task: DriverTask, client: AgentClient, step: JsonObject): Promise<string> {
-  const result = await client.executeDeployStep(task.node, step, agentNodeDict(task), task.ports);
+  const result = await client.executeDeployStep(task.node, step, await agentNodeDict(task, { maskConfigdrive: false }), task.ports);
   if (!result.command_status) {
     throw new InstanceDeployFailure(`Agent on node ${task.node.uuid} returned bad command result: ${JSON.stringify(result)}`);
   }

@@ -5,7 +5,9 @@
 import * as states from '../../common/states';
 import type { DriverTask } from '../base';
 import { agentBootOptions } from './agent-options';
+import { AgentClient } from './client';
 import { isFastTrack } from './fast-track';
+import { refreshAgentSteps } from './inband-steps';
 
 /** agent_add_clean_params: the disk erasure settings the agent reads from the node. */
 async function addCleanParams(task: DriverTask): Promise<void> {
@@ -27,13 +29,18 @@ async function addCleanParams(task: DriverTask): Promise<void> {
 
 /**
  * Cleaning network, erase parameters, the ramdisk's boot files, then a reboot into it: the
- * agent's first heartbeat in `clean wait` starts the steps. (No fast track here: the node is
- * always rebooted.)
+ * agent's first heartbeat in `clean wait` starts the steps. On fast track the running agent is
+ * used at once: its clean steps are fetched now and cleaning goes on without waiting (null).
  */
-export async function prepareInbandCleaning(task: DriverTask, manageBoot: boolean): Promise<string> {
+export async function prepareInbandCleaning(task: DriverTask, manageBoot: boolean): Promise<string | null> {
   await task.driver.network.addCleaningNetwork(task);
   await addCleanParams(task);
   if (manageBoot) await task.driver.boot.prepareRamdisk(task, agentBootOptions(task), 'clean');
+  // Checked after prepare_ramdisk, which may have powered the node off.
+  if (await isFastTrack(task)) {
+    await refreshAgentSteps(task, new AgentClient(task.ctx.conf), 'clean');
+    return null;
+  }
   // The reboot also drops the previous agent's token and URL; the new agent gets a new token at lookup.
   await task.powerAction(states.REBOOT);
   return states.CLEANWAIT;

@@ -40,7 +40,7 @@ export async function refreshAgentSteps(task: DriverTask, client: AgentClient, k
   const invalid = (what: string) => new (facts(kind).failure)(`agent get_${kind}_steps for node ${node.uuid} returned ${what}`);
   let result: Record<string, unknown>;
   try {
-    const command = await client.getSteps(node, kind, agentNodeDict(task), task.ports);
+    const command = await client.getSteps(node, kind, await agentNodeDict(task), task.ports);
     result = (command.command_result ?? {}) as Record<string, unknown>;
   } catch (err) {
     if (!(err instanceof AgentInProgress)) throw err;
@@ -71,7 +71,7 @@ export async function refreshAgentSteps(task: DriverTask, client: AgentClient, k
 /** execute_step(task, node.<kind>_step, kind): hands the current step to the agent; the flow waits. */
 export async function executeInbandStep(task: DriverTask, client: AgentClient, kind: InbandStepKind): Promise<string> {
   const step = ((kind === 'clean' ? task.node.clean_step : task.node.service_step) ?? {}) as JsonObject;
-  const result = await client.executeStep(task.node, kind, step, agentNodeDict(task), task.ports);
+  const result = await client.executeStep(task.node, kind, step, await agentNodeDict(task), task.ports);
   if (!result.command_status) {
     throw new (facts(kind).failure)(`Agent on node ${task.node.uuid} returned bad command result: ${pyRepr(result)}`);
   }

@@ -24,6 +24,7 @@ import { ImageDownloadError } from '../../images/download';
 import { validateExtraData, ExtraDataValidationError, type ExtraData } from '../../images/extra-data-schema';
 import { injectExtraData, InjectionError } from '../../images/inject';
 import { findRootFilesystemOffset } from '../../images/rootfs-offset';
+import { ImageHrefRedirect, validateHttpHref } from '../../images/http-href';
 import type { DriverTask, JsonObject } from '../base';
 import { DownloadProgressRecorder } from './download-progress';
 import { applyGlanceImageInfo, showGlanceImage, useSwiftTempUrl } from './glance-image';
@@ -142,6 +143,36 @@ export async function cacheNodeImage(task: DriverTask, info: JsonObject, inject:
 }
 
 /**
+ * A URL the agent downloads itself, checked with a HEAD request first (_validate_image_url). A
+ * redirect is followed once: the target becomes image_source and image_url, as in Ironic.
+ */
+async function withCheckedImageUrl(task: DriverTask, info: JsonObject): Promise<JsonObject> {
+  const source = String(info.image_source);
+  try {
+    await checkImageUrl(task, source);
+    info.image_url = source;
+  } catch (err) {
+    if (!(err instanceof ImageHrefRedirect)) throw err;
+    const target = err.redirectUrl;
+    info.image_source = target;
+    info.image_url = target;
+    await checkImageUrl(task, target);
+  }
+  return info;
+}
+
+async function checkImageUrl(task: DriverTask, url: string): Promise<void> {
+  try {
+    await validateHttpHref(task.ctx.conf, url);
+  } catch (err) {
+    if (err instanceof ImageRefValidationFailed) {
+      log.error(`The specified URL is not a valid HTTP(S) URL or is not reachable for node ${task.node.uuid}: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+/**
  * build_instance_info_for_deploy for the direct deploy: fills image_url, image_disk_format,
  * image_checksum/image_os_hash_* (recomputed when the bytes changed) and image_type.
  */
@@ -155,10 +186,7 @@ export async function buildInstanceInfoForDeploy(task: DriverTask, inject: Extra
   const iwdi = (node.driver_internal_info ?? {}).is_whole_disk_image !== false;
   info.image_type = iwdi ? 'whole-disk' : 'partition';
   if (glance && !servedLocally(task, inject !== null)) return useSwiftTempUrl(task, info, glance);
-  if (!servedLocally(task, inject !== null)) {
-    info.image_url = source;
-    return info;
-  }
+  if (!servedLocally(task, inject !== null)) return withCheckedImageUrl(task, info);
   if (!conf.optStr('deploy', 'http_url') || !conf.optStr('deploy', 'http_root')) {
     throw new MissingParameterValue(`Node ${node.uuid} failed to validate http provisoning. Some configuration options were ` +
       "missing. Missing are: ['[deploy]http_url', '[deploy]http_root']");

@@ -8,6 +8,7 @@ import { pyRepr } from '../../common/python/repr';
 import type { DriverTask, HeartbeatOutcome, JsonObject } from '../base';
 import { cleanVersionMismatch, postCleanStepReboot } from './clean-step-hooks';
 import { commandErrorText, type AgentClient, type AgentCommand } from './client';
+import { collectRamdiskLogs } from './ramdisk-logs';
 import { postServiceStepReboot, serviceVersionMismatch } from './service-step-hooks';
 
 type AgentStepType = 'clean' | 'deploy' | 'service';
@@ -105,9 +106,16 @@ export async function processNextStep(task: DriverTask, client: AgentClient, typ
   const current = currentStep(task, type);
   const status = command.command_status;
   if (status === 'FAILED') {
-    return facts.failed(`${facts.title} step ${stepId(current)} failed on node ${node.uuid}. ${commandErrorText(command)}`);
+    return stepFailed(task, client, type, `${facts.title} step ${stepId(current)} failed on node ${node.uuid}. ${commandErrorText(command)}`);
   }
   if (VERSION_MISMATCH.includes(status) && facts.versionMismatch) return facts.versionMismatch(task, client);
   if (status === 'SUCCEEDED') return succeeded(task, type);
-  return facts.failed(`Agent returned unknown status for ${type} step ${facts.show(current)} on node ${node.uuid} : ${status}.`);
+  return stepFailed(task, client, type,
+    `Agent returned unknown status for ${type} step ${facts.show(current)} on node ${node.uuid} : ${status}.`);
+}
+
+/** _step_failure_handler: the ramdisk's logs are kept (labelled for cleaning), then the flow fails. */
+async function stepFailed(task: DriverTask, client: AgentClient, type: AgentStepType, message: string): Promise<HeartbeatOutcome> {
+  await collectRamdiskLogs(task, client, type === 'clean' ? 'cleaning' : null);
+  return FACTS[type].failed(message);
 }

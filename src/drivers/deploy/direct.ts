@@ -8,6 +8,7 @@
  * band: the agent is booted for it and its clean steps join the driver's (agent/clean-*.ts).
  */
 import { InstanceDeployFailure, InvalidParameterValue, MissingParameterValue } from '../../common/errors';
+import { log } from '../../common/log';
 import * as states from '../../common/states';
 import { isGlanceImage } from '../../images/glance/image-ref';
 import type { DeployInterface, DriverTask, JsonObject } from '../base';
@@ -18,7 +19,7 @@ import { ironicApiUrl } from '../agent/agent-options';
 import { isFastTrack } from '../agent/fast-track';
 import { agentDeployCleanSteps, isCachedCleanStep } from '../agent/clean-steps';
 import { executeInbandStep } from '../agent/inband-steps';
-import { agentHeartbeat } from '../agent/heartbeat';
+import { agentHeartbeat, refreshDeploySteps } from '../agent/heartbeat';
 import { prepareInbandCleaning, tearDownInbandCleaning } from '../agent/inband-cleaning';
 import {
   addAdminPassToConfigdrive, buildInstanceInfoForDeploy, destroyHttpInstanceImages, imageDownloadSource, injectableExtraData, servedLocally,
@@ -88,13 +89,16 @@ async function prepare(task: DriverTask): Promise<void> {
     await task.driver.network.validate(task);
     // A fast-tracked node keeps its running agent; one that may not be powered off is rebooted into the
     // agent by the deploy step instead.
-    if (!(await isFastTrack(task)) && !node.disable_power_off) await task.powerAction(states.POWER_OFF);
+    const fastTrack = await isFastTrack(task);
+    if (!fastTrack && !node.disable_power_off) await task.powerAction(states.POWER_OFF);
     if (task.driver.storage.shouldWriteImage(task)) {
       await task.driver.network.unconfigureTenantNetworks(task);
       await task.driver.network.addProvisioningNetwork(task);
+      // _update_instance_info: the running agent needs no boot files, only the image facts.
+      if (fastTrack) await updateInstanceInfo(task);
     }
     await task.driver.storage.attachVolumes(task);
-    if (!task.driver.storage.shouldWriteImage(task)) return;
+    if (!task.driver.storage.shouldWriteImage(task) || fastTrack) return;
   }
   if (node.provision_state === states.ACTIVE || node.provision_state === states.UNRESCUING) {
     await task.driver.boot.prepareInstance(task);
@@ -102,17 +106,31 @@ async function prepare(task: DriverTask): Promise<void> {
   }
   if (node.provision_state === states.ADOPTING) return;
   if (![states.RESCUING, states.RESCUEWAIT, states.RESCUE, states.RESCUEFAIL].includes(node.provision_state ?? '')) {
-    const inject = injectableExtraData(task.extraData);
-    updateImageType(task);
-    addAdminPassToConfigdrive(task, inject?.admin_pass);
-    node.instance_info = await buildInstanceInfoForDeploy(task, inject);
-    await task.saveNode();
+    await updateInstanceInfo(task);
   }
   if (manageBoot(task)) await task.driver.boot.prepareRamdisk(task, { 'ipa-api-url': ironicApiUrl(task) }, 'deploy');
 }
 
-/** The `deploy` step: reboot into the agent, unless a previous step already did. */
+/** The image facts in instance_info (build_instance_info_for_deploy), extra_data injected. */
+async function updateInstanceInfo(task: DriverTask): Promise<void> {
+  const inject = injectableExtraData(task.extraData);
+  updateImageType(task);
+  addAdminPassToConfigdrive(task, inject?.admin_pass);
+  task.node.instance_info = await buildInstanceInfoForDeploy(task, inject);
+  await task.saveNode();
+}
+
+/**
+ * The `deploy` step: reboot into the agent, unless a previous step already did. On fast track the
+ * running agent is used at once: its deploy steps are fetched now (no heartbeat brings them) and
+ * the flow goes straight on.
+ */
 async function deployStep(task: DriverTask): Promise<string | null> {
+  if (await isFastTrack(task)) {
+    log.debug(`Performing a fast track deployment for ${task.node.uuid}.`);
+    await refreshDeploySteps(task, clientFor(task));
+    return null;
+  }
   if (!task.driver.storage.shouldWriteImage(task)) return null;
   if (!(task.node.driver_internal_info ?? {}).deployment_reboot) await task.powerAction(states.REBOOT);
   // Read again: the power action rewrote driver_internal_info (the agent's token and URL are gone).

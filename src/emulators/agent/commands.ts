@@ -5,7 +5,11 @@
  * answers when they are done. Only one asynchronous command may run at a time, as in IPA.
  */
 import { randomUUID } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { CLEAN_STEPS, executeCleanStep, HARDWARE_MANAGER_VERSION, VersionMismatch } from './clean';
 import { executeServiceStep, getServiceSteps } from './service';
 import { AgentCommandError, writeImage, type Disks, type JsonObject } from './standby';
@@ -31,6 +35,24 @@ async function writeRescuePassword(file: string, hashed: string): Promise<void> 
   }
 }
 export class AgentBusy extends Error {}
+
+const run = promisify(execFile);
+
+/**
+ * LogExtension.collect_system_logs: a gzipped tarball, base64-encoded. The emulator's "journal"
+ * lists the commands it ran with their status.
+ */
+async function systemLogs(commands: readonly CommandEntry[]): Promise<string> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'agent-logs-'));
+  try {
+    const journal = commands.map((c) => `${c.command_name} ${c.command_status}`).join('\n');
+    await fsp.writeFile(path.join(dir, 'journal'), `${journal}\n`);
+    const { stdout } = await run('tar', ['-czf', '-', '-C', dir, 'journal'], { encoding: 'buffer' });
+    return stdout.toString('base64');
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
 
 type Handler = (params: JsonObject) => Promise<unknown>;
 
@@ -99,7 +121,7 @@ export class CommandRunner {
           return null;
         },
       },
-      'log.collect_system_logs': { async: false, run: async () => ({ system_logs: '' }) },
+      'log.collect_system_logs': { async: false, run: async () => ({ system_logs: await systemLogs(this.commands) }) },
     };
   }
 

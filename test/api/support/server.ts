@@ -67,6 +67,8 @@ function renderConf(dir: string, overrides: Record<string, Record<string, string
   }
   groups.api.port = '0';
   groups.DEFAULT.host = 'test-conductor';
+  // Ramdisk logs of failed agent steps stay in the test's directory, not /var/log/ironic/deploy.
+  groups.agent = { ...(groups.agent ?? {}), deploy_logs_local_path: path.join(dir, 'deploy-logs') };
   for (const [group, options] of Object.entries(overrides)) groups[group] = { ...(groups[group] ?? {}), ...options };
   return Object.entries(groups)
     .map(([group, options]) => `[${group}]\n${Object.entries(options).map(([k, v]) => `${k} = ${v}`).join('\n')}\n`)

@@ -47,15 +47,19 @@ export interface StaticServer {
   url: string;
   /** GET requests per path. */
   hits: Map<string, number>;
+  /** HEAD requests per path (Ironic checks an image URL with one before the agent downloads it). */
+  heads: Map<string, number>;
   stop(): Promise<void>;
 }
 
 /** Serves files under root (following links), counting GETs per path. */
 export async function startStaticServer(root: string): Promise<StaticServer> {
   const hits = new Map<string, number>();
+  const heads = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    hits.set(urlPath, (hits.get(urlPath) ?? 0) + 1);
+    const counts = req.method === 'HEAD' ? heads : hits;
+    counts.set(urlPath, (counts.get(urlPath) ?? 0) + 1);
     const file = path.join(root, path.normalize(urlPath));
     if (!file.startsWith(root)) {
       res.writeHead(403).end();
@@ -70,6 +74,7 @@ export async function startStaticServer(root: string): Promise<StaticServer> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits,
+    heads,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -37,7 +37,7 @@ async function provision(lab: DirectLab, uuid: string, body: Record<string, unkn
   assert.equal(r.status, 202, r.text);
 }
 
-const executedSteps = (agent: AgentEmulator) => agent.runner.commands
+const executedSteps = (agent: AgentEmulator) => agent.runner.history
   .filter((c) => c.command_name === 'execute_clean_step')
   .map((c) => `${String((c.command_params.step as Record<string, unknown>).step)}:${c.command_status}`);
 
@@ -77,9 +77,9 @@ describe('direct deploy: in-band cleaning through the agent', () => {
         'cleaning -> available', 'clean wait -> available', 'cleaning -> available', 'clean wait -> available',
         'cleaning -> available', 'available -> null']);
       assert.deepEqual(executedSteps(agent), ['erase_devices_metadata:SUCCEEDED']);
-      const getSteps = agent.runner.commands.find((c) => c.command_name === 'get_clean_steps');
+      const getSteps = agent.runner.history.find((c) => c.command_name === 'get_clean_steps');
       assert.ok(getSteps, 'the conductor asked the agent for its clean steps');
-      const sent = executedSteps(agent).length && agent.runner.commands.find((c) => c.command_name === 'execute_clean_step')!;
+      const sent = executedSteps(agent).length && agent.runner.history.find((c) => c.command_name === 'execute_clean_step')!;
       assert.ok(sent);
       assert.deepEqual(sent.command_params.clean_version, { generic_hardware_manager: '1.1' });
       assert.deepEqual(sent.command_params.step, { step: 'erase_devices_metadata', priority: 99, interface: 'deploy',
@@ -150,6 +150,10 @@ describe('direct deploy: in-band cleaning through the agent', () => {
       assert.deepEqual(states.of(await nodeId(lab.s, uuid)), [
         'cleaning -> manageable', 'clean wait -> manageable', 'cleaning -> manageable', 'clean wait -> manageable',
         'clean failed -> manageable']);
+      // _step_failure_handler keeps the ramdisk's logs, labelled as a cleaning's.
+      const logsDir = lab.s.conf.str('agent', 'deploy_logs_local_path');
+      const logs = (await fsp.readdir(logsDir)).filter((f) => f.startsWith(`${uuid}_clean-fail_cleaning_`));
+      assert.equal(logs.length, 1, JSON.stringify(logs));
     } finally {
       states.stop();
       await agent.stop();
@@ -195,7 +199,7 @@ describe('direct deploy: in-band cleaning through the agent', () => {
       assert.equal(node.last_error, 'Cleaning aborted as node is in maintenance mode');
       assert.equal(node.maintenance_reason, 'checking cables');
       assert.deepEqual(executedSteps(agent), []);
-      assert.ok(!agent.runner.commands.some((c) => c.command_name === 'get_clean_steps'), 'no step was even asked for');
+      assert.ok(!agent.runner.history.some((c) => c.command_name === 'get_clean_steps'), 'no step was even asked for');
     } finally {
       lab.s.conf.set('conductor', 'allow_provisioning_in_maintenance', true);
       await agent.stop();

@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sha512Crypt } from '../../../src/common/sha-crypt';
@@ -19,7 +21,7 @@ describe('direct deploy: an image written by an agent emulator', () => {
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'direct-deploy-'));
     image = await buildExt4Image(dir);
     imageSha = await sha256File(image);
-    lab = await startDirectLab(dir);
+    lab = await startDirectLab(dir, { agent: { deploy_logs_local_path: path.join(dir, 'deploy-logs') } });
   });
   after(async () => {
     await lab.stop();
@@ -79,6 +81,7 @@ describe('direct deploy: an image written by an agent emulator', () => {
       assert.equal(meta.hostname, 'direct-1.example');
       assert.equal(meta.admin_pass, 'S3cret-pass');
 
+      assert.ok(!agent.runner.commands.some((c) => c.command_name === 'collect_system_logs'), 'no logs kept after a success');
       // Undeploy: powered off, per-node image gone, back to available.
       const del = await lab.s.request('PUT', `/v1/nodes/${uuid}/states/provision`, { version: V, body: { target: 'deleted' } });
       assert.equal(del.status, 202, del.text);
@@ -158,7 +161,14 @@ describe('direct deploy: an image written by an agent emulator', () => {
       assert.equal(node.provision_state, 'deploy failed');
       assert.match(node.last_error, /^Deploy step deploy\.write_image failed on node .*Image failed to verify against checksum/);
       assert.equal(origin.hits.get('/root.img'), 1);
+      assert.equal(origin.heads.get('/root.img'), 1, 'checked with a HEAD request before the agent was sent to it');
       await assert.rejects(fsp.stat(path.join(dir, 'direct-agent-bad.disk')), 'nothing written to the disk');
+      // [agent]deploy_logs_collect=on_failure: the ramdisk's logs are kept, named as Ironic names them.
+      const logs = (await fsp.readdir(path.join(dir, 'deploy-logs'))).filter((f) => f.startsWith(uuid));
+      assert.equal(logs.length, 1, JSON.stringify(logs));
+      assert.match(logs[0], new RegExp(`^${uuid}_direct-agent-bad_\\d{4}-\\d\\d-\\d\\d-\\d\\d-\\d\\d-\\d\\d\\.tar\\.gz$`));
+      const { stdout: journal } = await run('tar', ['-xzOf', path.join(dir, 'deploy-logs', logs[0]), 'journal']);
+      assert.match(journal, /^execute_deploy_step FAILED$/m);
     } finally {
       await agent.stop();
       await origin.stop();
@@ -185,6 +195,85 @@ describe('direct deploy: an image written by an agent emulator', () => {
     }
     assert.equal(cached.length, 1, 'the master copy is there, unmodified');
     await assert.rejects(fsp.stat(path.join(lab.imagesDir, uuid, 'disk')), 'no half-injected node copy');
+  });
+
+  it('checks an http image_source with a HEAD request before booting the agent: a 404 or no server fails the deploy', async () => {
+    const origin = await startStaticServer(dir);
+    const closed = await startStaticServer(dir);
+    const deadUrl = `${closed.url}/root.img`;
+    await closed.stop();
+    try {
+      const cases = [
+        { name: 'direct-head-404', url: `${origin.url}/missing.img`, reason: /^Got HTTP code 404 instead of 200 in response to HEAD request\.$/ },
+        { name: 'direct-head-dead', url: deadUrl, reason: /ECONNREFUSED/ },
+      ];
+      for (const [i, c] of cases.entries()) {
+        const uuid = await availableNode(lab.s, c.name, `52:54:00:aa:01:0${i}`, {
+          image_source: c.url, image_os_hash_algo: 'sha256', image_os_hash_value: imageSha,
+        });
+        const states = recordProvisionStates(lab.s);
+        const r = await lab.s.request('PUT', `/v1/nodes/${uuid}/states/provision`, { version: V, body: { target: 'active' } });
+        assert.equal(r.status, 202, r.text);
+        const node = await waitForState(lab.s, uuid, ['active', 'deploy failed']);
+        states.stop();
+        assert.equal(node.provision_state, 'deploy failed');
+        const prefix = `Failed to prepare to deploy: Validation of image href ${c.url} failed, reason: `;
+        assert.ok(String(node.last_error).startsWith(prefix), node.last_error);
+        assert.match(String(node.last_error).slice(prefix.length), c.reason);
+        assert.deepEqual(states.of(await nodeId(lab.s, uuid)), ['deploying -> active', 'deploy failed -> active'],
+          'the agent was never booted');
+        assert.equal(node.power_state, 'power off');
+      }
+      assert.equal(origin.heads.get('/missing.img'), 1);
+      assert.equal(origin.hits.get('/missing.img'), undefined, 'nothing downloaded');
+    } finally {
+      await origin.stop();
+    }
+  });
+
+  it('follows one redirect of the image URL: image_source becomes its target', async () => {
+    const origin = await startStaticServer(dir);
+    const redirector = createServer((req, res) => res.writeHead(301, { Location: `${origin.url}/root.img` }).end());
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const moved = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/old/root.img`;
+    const mac = '52:54:00:aa:01:10';
+    const uuid = await availableNode(lab.s, 'direct-moved', mac, {
+      image_source: moved, image_os_hash_algo: 'sha256', image_os_hash_value: imageSha,
+    });
+    const agent = await emulatorFor(lab, mac, 'direct-moved');
+    try {
+      const r = await lab.s.request('PUT', `/v1/nodes/${uuid}/states/provision`, { version: V, body: { target: 'active' } });
+      assert.equal(r.status, 202, r.text);
+      const node = await waitForState(lab.s, uuid, ['active', 'deploy failed']);
+      assert.equal(node.provision_state, 'active', node.last_error);
+      assert.equal(node.instance_info.image_source, `${origin.url}/root.img`);
+      assert.equal(origin.heads.get('/root.img'), 1);
+      assert.equal(await sha256File(path.join(dir, 'direct-moved.disk')), imageSha);
+    } finally {
+      await agent.stop();
+      redirector.close();
+      await origin.stop();
+    }
+  });
+
+  it('shows the running driver step as the driver reports it while waiting for the agent (argsinfo, no args)', async () => {
+    const uuid = await availableNode(lab.s, 'direct-wait', '52:54:00:aa:00:06', { image_source: `file://${image}` });
+    const r = await lab.s.request('PUT', `/v1/nodes/${uuid}/states/provision`, { version: V, body: { target: 'active' } });
+    assert.equal(r.status, 202, r.text);
+    let shown = await lab.s.request('GET', `/v1/nodes/${uuid}`, { version: V });
+    for (let i = 0; i < 300 && shown.json.provision_state !== 'wait call-back'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      shown = await lab.s.request('GET', `/v1/nodes/${uuid}`, { version: V });
+    }
+    assert.equal(shown.json.provision_state, 'wait call-back');
+    // Ironic 29.0.5 stores the step dict of the deploy interface's decorator, in its key order.
+    assert.deepEqual(shown.json.deploy_step, { step: 'deploy', priority: 100, argsinfo: null, interface: 'deploy' });
+    assert.deepEqual(Object.keys(shown.json.deploy_step), ['step', 'priority', 'argsinfo', 'interface']);
+    const listed = shown.json.driver_internal_info.deploy_steps as Array<Record<string, unknown>>;
+    assert.ok(listed.every((step) => Object.hasOwn(step, 'argsinfo') && !Object.hasOwn(step, 'args')), JSON.stringify(listed));
+    const del = await lab.s.request('PUT', `/v1/nodes/${uuid}/states/provision`, { version: V, body: { target: 'deleted' } });
+    assert.equal(del.status, 202, del.text);
+    await waitForState(lab.s, uuid, ['available', 'clean failed', 'error']);
   });
 
   it('refuses heartbeats without a version or with a token the node did not hand out', async () => {
