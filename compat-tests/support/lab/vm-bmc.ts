@@ -62,9 +62,9 @@ function qemuArgs(o: { net: LabNetwork; mac: string; disk: string; consoleLog: s
     '-netdev', `tap,id=n0,ifname=${o.net.tap},script=no,downscript=no`,
     '-device', `virtio-net-pci,netdev=n0,mac=${o.mac}`,
     '-drive', `file=${o.disk},format=raw,if=virtio,cache=unsafe`,
-    // The serial line waits for ipmi_sim (which retries its SOL connection every 10 s) before the
-    // guest starts: QEMU logs only what it hands to a connected peer, so nothing is lost from the
-    // log or from SOL. ipmi_sim reads the line all the time, dropping what no SOL session takes.
+    // The guest starts once ipmi_sim (which retries its SOL connection every 10 s) is connected, so
+    // SOL sees the whole boot, as a real BMC's would. ipmi_sim reads the line all the time, dropping
+    // what no SOL session takes; QEMU logs every byte the guest writes, connected or not.
     '-chardev', `socket,id=console,host=127.0.0.1,port=${o.serialPort},server=on,wait=on,logfile=${o.consoleLog},logappend=on`,
     '-serial', 'chardev:console',
   ];
