@@ -45,7 +45,8 @@ export function cliNodeClient(url: () => string): CliNodeClient {
     return text ? (JSON.parse(text) as Row) : {};
   }
 
-  async function waitNode(uuid: string, pred: (n: Row) => boolean, what: string, timeoutMs = 20000): Promise<Row> {
+  // Generous: on a loaded 2-core machine one power action over SSH and virsh took over 20 s.
+  async function waitNode(uuid: string, pred: (n: Row) => boolean, what: string, timeoutMs = 120_000): Promise<Row> {
     const deadline = Date.now() + timeoutMs;
     let node: Row = {};
     while (Date.now() < deadline) {

@@ -15,8 +15,8 @@ import type { LabRamdisk } from './ironic';
 import { sh } from './network';
 
 export const INJECTED_FILE = '/etc/e2e-injected';
-const MIB = 1024 * 1024;
-const SECTOR = 512;
+export const MIB = 1024 * 1024;
+export const SECTOR = 512;
 
 // The partitions are read raw with busybox, so the initrd needs no file system modules: the config
 // drive is an uncompressed ISO (meta_data.json is in it as text) and small files of the ext4 root
@@ -88,7 +88,7 @@ async function buildInitrd(work: string, ramdisk: LabRamdisk): Promise<string> {
 }
 
 /** An empty FAT file system for the boot partition, made for its place on the disk (hidden sectors). */
-async function formatBootPartition(work: string, sizeMiB: number, startSector: number): Promise<string> {
+export async function formatBootPartition(work: string, sizeMiB: number, startSector: number): Promise<string> {
   const fat = path.join(work, 'boot.img');
   await sh('mformat', ['-i', fat, '-C', '-T', String((sizeMiB * MIB) / SECTOR), '-h', '255', '-s', '63', '-H', String(startSector), '-v', 'E2EBOOT', '::']);
   return fat;
@@ -98,7 +98,7 @@ async function formatBootPartition(work: string, sizeMiB: number, startSector: n
  * syslinux installed in place on the disk (so the sector map of ldlinux.sys it records is the
  * disk's), then the kernel, initrd and configuration copied in with mtools at the same offset.
  */
-async function installBootloader(disk: string, offset: number, files: Array<[string, string]>): Promise<void> {
+export async function installBootloader(disk: string, offset: number, files: Array<[string, string]>): Promise<void> {
   await sh('syslinux', ['--install', '--offset', String(offset), disk]);
   for (const [from, name] of files) await sh('mcopy', ['-i', `${disk}@@${offset}`, from, `::${name}`]);
 }

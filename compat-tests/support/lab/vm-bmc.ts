@@ -2,7 +2,9 @@
  * A machine for the lab: a QEMU VM (software emulation only: `-accel tcg`, KVM hangs guests on
  * these machines) behind OpenIPMI's ipmi_sim, whose chassis_control program (chassis-qemu.sh)
  * starts QEMU on power on, stops it on power off, and boots it from the network when the boot
- * device is pxe, from its disk otherwise. The serial console goes to a log file the test reads.
+ * device is pxe, from its disk otherwise. The VM's serial port is ipmi_sim's Serial over LAN line:
+ * QEMU serves it on a TCP port of the namespace's loopback, ipmi_sim's `sol "tcp:..."` connects to
+ * it (ipmi_lan(5)), and QEMU copies every byte the guest writes to a log file the test reads.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
@@ -20,6 +22,8 @@ export interface LabVm {
   disk: string;
   /** Serial console log, appended across boots. */
   consoleLog: string;
+  /** The TCP port (namespace loopback) where QEMU serves the serial line ipmi_sim's SOL reads. */
+  serialPort: number;
   /** ipmi_sim's address and port inside the namespace. */
   bmcAddress: string;
   bmcPort: number;
@@ -46,9 +50,11 @@ export interface LabVmOptions {
   diskGiB?: number;
   memoryMiB?: number;
   bmcPort?: number;
+  serialPort?: number;
 }
 
-function qemuArgs(o: { net: LabNetwork; mac: string; disk: string; consoleLog: string; memoryMiB: number; sercon: string }): string[] {
+function qemuArgs(o: { net: LabNetwork; mac: string; disk: string; consoleLog: string; memoryMiB: number; sercon: string;
+  serialPort: number }): string[] {
   return [
     // SeaBIOS mirrors its screen (and iPXE's) to the serial port named here, so the log shows the
     // whole boot, not only the kernel's.
@@ -58,11 +64,15 @@ function qemuArgs(o: { net: LabNetwork; mac: string; disk: string; consoleLog: s
     '-netdev', `tap,id=n0,ifname=${o.net.tap},script=no,downscript=no`,
     '-device', `virtio-net-pci,netdev=n0,mac=${o.mac}`,
     '-drive', `file=${o.disk},format=raw,if=virtio,cache=unsafe`,
-    '-chardev', `file,id=console,path=${o.consoleLog},append=on`, '-serial', 'chardev:console',
+    // The guest starts once ipmi_sim (which retries its SOL connection every 10 s) is connected, so
+    // SOL sees the whole boot, as a real BMC's would. ipmi_sim reads the line all the time, dropping
+    // what no SOL session takes; QEMU logs every byte the guest writes, connected or not.
+    '-chardev', `socket,id=console,host=127.0.0.1,port=${o.serialPort},server=on,wait=on,logfile=${o.consoleLog},logappend=on`,
+    '-serial', 'chardev:console',
   ];
 }
 
-function lanConf(chassisDir: string, port: number): string {
+function lanConf(chassisDir: string, port: number, serialPort: number): string {
   return [
     'name "ironic-ts-lab"',
     'set_working_mc 0x20',
@@ -76,6 +86,7 @@ function lanConf(chassisDir: string, port: number): string {
     '    guid a123456789abcdefa123456789abcdef',
     '  endlan',
     `  chassis_control "${CHASSIS_SCRIPT} ${chassisDir}"`,
+    `  sol "tcp:127.0.0.1:${serialPort}" 115200`,
     `  user 2 true  "${BMC_USER}" "${BMC_PASSWORD}" admin 10 none md2 md5 straight`,
     '',
   ].join('\n');
@@ -90,13 +101,14 @@ export async function startLabVm(o: LabVmOptions): Promise<LabVm> {
   const disk = path.join(vmDir, 'disk.raw');
   const consoleLog = path.join(vmDir, 'console.log');
   const bmcPort = o.bmcPort ?? 623;
+  const serialPort = o.serialPort ?? 2323;
   await fsp.mkdir(path.join(vmDir, 'sim-state'), { recursive: true });
   await sh('truncate', ['-s', `${o.diskGiB ?? 5}G`, disk]);
   await fsp.writeFile(consoleLog, '');
   const sercon = path.join(vmDir, 'sercon-port');
   await fsp.writeFile(sercon, Buffer.from([0xf8, 0x03, 0, 0, 0, 0, 0, 0])); // 0x3f8, COM1, little-endian
-  await fsp.writeFile(path.join(vmDir, 'qemu.args'), qemuArgs({ net: o.net, mac, disk, consoleLog, memoryMiB: o.memoryMiB ?? 2048, sercon }).join('\n') + '\n');
-  await fsp.writeFile(path.join(vmDir, 'lan.conf'), lanConf(vmDir, bmcPort));
+  await fsp.writeFile(path.join(vmDir, 'qemu.args'), qemuArgs({ net: o.net, mac, disk, consoleLog, memoryMiB: o.memoryMiB ?? 2048, sercon, serialPort }).join('\n') + '\n');
+  await fsp.writeFile(path.join(vmDir, 'lan.conf'), lanConf(vmDir, bmcPort, serialPort));
   await fsp.writeFile(path.join(vmDir, 'sim.emu'), EMU);
 
   let sim: ChildProcess | undefined;
@@ -139,7 +151,7 @@ export async function startLabVm(o: LabVmOptions): Promise<LabVm> {
   const readConsole = (): Promise<string> => fsp.readFile(consoleLog, 'latin1');
   await startBmc();
   return {
-    mac, disk, consoleLog, bmcAddress: '127.0.0.1', bmcPort,
+    mac, disk, consoleLog, serialPort, bmcAddress: '127.0.0.1', bmcPort,
     driverInfo: () => ({ ipmi_address: '127.0.0.1', ipmi_port: bmcPort, ipmi_username: BMC_USER, ipmi_password: BMC_PASSWORD }),
     console: readConsole,
     chassisLog: () => fsp.readFile(path.join(vmDir, 'chassis.log'), 'utf8').catch(() => ''),

@@ -77,6 +77,14 @@ export const EXTRA_OPTIONS = {
     // The disks the ramdisk may export, first found wins (the kernel line's disk=; Ironic's old
     // [pxe]disk_devices and its default).
     disk_devices: { type: 'string', default: 'cciss/c0d0,sda,hda,vda' },
+    // Which initiator writes the ramdisk's disk (Ironic had only the kernel's): QEMU's userspace one
+    // (qemu-img with libiscsi, no kernel support needed), open-iscsi's iscsiadm with the kernel's
+    // (discovery, login, the /dev/disk/by-path device, logout, delete, as Ironic did), or `auto`:
+    // iscsiadm when it is installed and the kernel's iscsi_tcp transport is loaded, else qemu-img.
+    initiator: { type: 'string', default: 'qemu-img', choices: ['qemu-img', 'iscsiadm', 'auto'] },
+    // Ironic's [iscsi]verify_attempts (its default 3): how many times, a second apart, the iscsiadm
+    // path looks for the logged-in session and then for the LUN's device node.
+    verify_attempts: { type: 'int', default: 3, min: 1 },
   },
   ssh: {
     // The ssh power and management interfaces (src/drivers/ssh/), which Ironic dropped in Pike:

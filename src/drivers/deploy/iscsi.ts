@@ -26,7 +26,8 @@ import {
 import { bootModeOf, bootOptionOf } from '../boot/pxe-node';
 import { coreDeployStep, declareSteps, type DeclaredStep } from '../declared-steps';
 import { DiskWriteError, workOnDisk } from '../iscsi/work-on-disk';
-import { TargetIoError } from '../iscsi/target';
+import { useKernelInitiator, withKernelSession } from '../iscsi/iscsiadm';
+import { TargetIoError, type IscsiTarget } from '../iscsi/target';
 import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
 import { switchToTenantNetwork } from './tenant-network';
 
@@ -129,8 +130,10 @@ async function writeImage(task: DriverTask): Promise<null> {
   const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), `iscsi-${task.node.uuid}-`));
   try {
     const wholeDisk = info.is_whole_disk_image !== false;
-    const rootUuid = await workOnDisk({
-      target: { address, port: conf.int('iscsi', 'portal_port'), iqn: targetIqn(task.node.uuid), lun: 1 },
+    const target: IscsiTarget = { address, port: conf.int('iscsi', 'portal_port'), iqn: targetIqn(task.node.uuid), lun: 1 };
+    const timeoutMs = conf.int('iscsi', 'write_timeout') * 1000;
+    const job = {
+      target,
       image: nodeImagePath(conf, task.node.uuid),
       wholeDisk,
       rootMb: intField(ii, 'root_gb') * MIB_PER_GIB,
@@ -139,8 +142,14 @@ async function writeImage(task: DriverTask): Promise<null> {
       ephemeralFormat: typeof ii.ephemeral_format === 'string' ? ii.ephemeral_format : conf.str('pxe', 'default_ephemeral_format'),
       configdrive: await configdriveBytes(task),
       workDir,
-      timeoutMs: conf.int('iscsi', 'write_timeout') * 1000,
-    });
+      timeoutMs,
+    };
+    const kernel = await useKernelInitiator(conf.str('iscsi', 'initiator'));
+    log.info(`Writing node ${task.node.uuid}'s disk through ${kernel ? 'the kernel\'s initiator (iscsiadm)' : 'qemu-img\'s libiscsi'}`);
+    const rootUuid = kernel
+      ? await withKernelSession(target, { verifyAttempts: conf.int('iscsi', 'verify_attempts'), timeoutMs },
+        (device) => workOnDisk({ ...job, target: { ...target, device } }))
+      : await workOnDisk(job);
     task.node.driver_internal_info = { ...(task.node.driver_internal_info ?? {}), root_uuid_or_disk_id: rootUuid };
     await task.saveNode();
     log.info(`Image written over iSCSI to node ${task.node.uuid} (${address}); root ${rootUuid}`);

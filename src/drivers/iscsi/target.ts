@@ -1,7 +1,8 @@
 /**
  * The deploy ramdisk's disk, reached as an iSCSI logical unit through a userspace initiator: qemu-img
  * with QEMU's libiscsi driver (Debian's qemu-block-extra), so no kernel initiator, login or device
- * node is needed. Every write is one qemu-img run into a byte range of the LUN (QEMU's raw driver
+ * node is needed; or, once the kernel's initiator has logged in (./iscsiadm.ts), through the LUN's
+ * block device. Every write is one qemu-img run into a byte range of the LUN (QEMU's raw driver
  * with offset and size), bounded by a timeout.
  */
 import { execFile } from 'node:child_process';
@@ -12,6 +13,8 @@ export interface IscsiTarget {
   port: number;
   iqn: string;
   lun: number;
+  /** The LUN's block device when the kernel's initiator is logged in; unset, libiscsi reaches it. */
+  device?: string;
 }
 
 /** qemu-img's words for why it failed, without its usage noise. */
@@ -21,6 +24,7 @@ export class TargetIoError extends Error {}
 const optionValue = (v: string | number) => String(v).replaceAll(',', ',,');
 
 function lunOptions(t: IscsiTarget): string {
+  if (t.device !== undefined) return `file.driver=host_device,file.filename=${optionValue(t.device)}`;
   return [`file.driver=iscsi`, 'file.transport=tcp', `file.portal=${optionValue(`${t.address}:${t.port}`)}`,
     `file.target=${optionValue(t.iqn)}`, `file.lun=${t.lun}`].join(',');
 }
