@@ -37,7 +37,7 @@ async function setImage(): Promise<void> {
 const TEST_CONF = `
 [conductor]
 automated_clean = false
-deploy_callback_timeout = 150
+deploy_callback_timeout = 240
 check_provision_state_interval = 15
 
 [ipmi]
