@@ -11,6 +11,7 @@
  *   const volume = await cinder.createVolume({ size: 1 }, token);
  *   await cinder.stop();
  */
+import { authtokenConf } from './keystone';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fsp, openSync, closeSync } from 'node:fs';
@@ -69,20 +70,6 @@ export interface RealCinder {
   stop(): Promise<void>;
 }
 
-function authtokenConf(ks: CinderKeystone): string {
-  return `[keystone_authtoken]
-www_authenticate_uri = ${ks.url}/v3
-auth_url = ${ks.url}/v3
-auth_type = password
-username = ${ks.username}
-password = ${ks.password}
-project_name = ${ks.project}
-user_domain_id = default
-project_domain_id = default
-# The test Keystone's catalog has public endpoints only.
-interface = public
-`;
-}
 
 interface Layout {
   dir: string;

@@ -9,6 +9,7 @@
  * `{ store: 'swift' }` as well, image data goes to the Swift of that Keystone's catalog
  * (glance_store's single-tenant swift driver, the same user, container `glance`).
  */
+import { authtokenConf } from './keystone';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import { createServer } from 'node:net';
@@ -69,20 +70,6 @@ paste.filter_factory = glance.api.middleware.version_negotiation:VersionNegotiat
 paste.filter_factory = glance.api.middleware.context:ContextMiddleware.factory
 `;
 
-function authtokenConf(ks: GlanceKeystone): string {
-  return `[keystone_authtoken]
-www_authenticate_uri = ${ks.url}/v3
-auth_url = ${ks.url}/v3
-auth_type = password
-username = ${ks.username}
-password = ${ks.password}
-project_name = ${ks.project}
-user_domain_id = default
-project_domain_id = default
-# The test Keystone's catalog has public endpoints only.
-interface = public
-`;
-}
 
 /** glance_store's swift backend: one reference in its own file, as the swift driver wants it. */
 function swiftStoreConf(dir: string, ks: GlanceKeystone): { api: string; references: string } {

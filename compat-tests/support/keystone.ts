@@ -240,3 +240,30 @@ region_name = RegionOne
 export async function ironicServiceUser(ks: Keystone): Promise<void> {
   await ks.createUser('ironic', { password: 'ironic-service-password', project: 'service', projectRoles: ['admin', 'service'] });
 }
+
+/** A service user keystonemiddleware validates tokens as, in `project` of Keystone at `url`. */
+export interface ServiceUser {
+  url: string;
+  username: string;
+  password: string;
+  project: string;
+}
+
+/** keystonemiddleware's auth_token options for a peer's paste filter or [keystone_authtoken]. */
+export function authtokenOptions(ks: ServiceUser): string {
+  return `www_authenticate_uri = ${ks.url}/v3
+auth_url = ${ks.url}/v3
+auth_type = password
+username = ${ks.username}
+password = ${ks.password}
+project_name = ${ks.project}
+user_domain_id = default
+project_domain_id = default
+# The test Keystone's catalog has public endpoints only.
+interface = public
+`;
+}
+
+export function authtokenConf(ks: ServiceUser): string {
+  return `[keystone_authtoken]\n${authtokenOptions(ks)}`;
+}

@@ -19,6 +19,7 @@
  *   const net = await neutron.createNetwork({ name: 'prov', physnet: 'physnet1' });
  *   await neutron.stop();
  */
+import { authtokenConf } from './keystone';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -113,20 +114,6 @@ paste.app_factory = neutron.pecan_wsgi.app:versions_factory
 paste.app_factory = neutron.api.v2.router:APIRouter.factory
 `;
 
-function authtokenConf(ks: NeutronKeystone): string {
-  return `[keystone_authtoken]
-www_authenticate_uri = ${ks.url}/v3
-auth_url = ${ks.url}/v3
-auth_type = password
-username = ${ks.username}
-password = ${ks.password}
-project_name = ${ks.project}
-user_domain_id = default
-project_domain_id = default
-# The test Keystone's catalog has public endpoints only.
-interface = public
-`;
-}
 
 function neutronConf(dir: string, port: number, dbUrl: string, ks?: NeutronKeystone): string {
   return `[DEFAULT]

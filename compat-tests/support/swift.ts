@@ -16,7 +16,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { startKeystone, type Keystone } from './keystone';
+import { startKeystone, type Keystone, authtokenOptions } from './keystone';
 import { freePort, stopProcess } from './target';
 
 const run = promisify(execFile);
@@ -137,17 +137,7 @@ reseller_admin_role = ResellerAdmin
 paste.filter_factory = keystonemiddleware.auth_token:filter_factory
 # tempurl requests carry no token: keystoneauth decides after tempurl.
 delay_auth_decision = true
-www_authenticate_uri = ${ks.url}/v3
-auth_url = ${ks.url}/v3
-auth_type = password
-username = ${ks.username}
-password = ${ks.password}
-project_name = ${ks.project}
-user_domain_id = default
-project_domain_id = default
-# The test Keystone's catalog has public endpoints only.
-interface = public
-`;
+${authtokenOptions(ks)}`;
 }
 
 async function buildRings(dir: string, ports: Record<Server, number>): Promise<void> {

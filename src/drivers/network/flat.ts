@@ -16,23 +16,10 @@ import {
   addServiceNetwork, clientFor, neutronVifAttach, neutronVifDetach, removeServiceNetwork, serviceNetworkId, unbindTenantVifs,
 } from './neutron-vifs';
 import { NO_NETWORK_SWITCHING } from './noop';
-import { currentVif, findByVif, isPortgroup, listVifs, pickFreePortLike, TENANT_VIF_KEY } from './vif-ports';
+import { currentVif, forgetVif, listVifs, pickFreePortLike, recordVif, TENANT_VIF_KEY } from './vif-ports';
 
 async function recordAttach(task: DriverTask, vif: VifAttachInfo): Promise<void> {
-  const target = pickFreePortLike(task, vif);
-  const internal = { ...(target.internal_info ?? {}), [TENANT_VIF_KEY]: vif.id };
-  if (isPortgroup(target)) await task.updatePortgroup(target, { internal_info: internal });
-  else await task.updatePort(target, { internal_info: internal });
-}
-
-async function recordDetach(task: DriverTask, vifId: string): Promise<void> {
-  const target = findByVif(task, vifId);
-  const internal = { ...(target.internal_info ?? {}) };
-  delete internal[TENANT_VIF_KEY];
-  const extra = { ...(target.extra ?? {}) };
-  delete extra.vif_port_id;
-  if (isPortgroup(target)) await task.updatePortgroup(target, { internal_info: internal, extra });
-  else await task.updatePort(target, { internal_info: internal, extra });
+  await recordVif(task, pickFreePortLike(task, vif), vif.id);
 }
 
 /** _bind_flat_ports: every tenant VIF bound to the node; none bound is an error. */
@@ -79,7 +66,7 @@ export function createFlatNetwork(): NetworkInterface {
     }, nothing),
     vifList: async (task) => listVifs(task),
     vifAttach: withNeutron(neutronVifAttach, recordAttach),
-    vifDetach: withNeutron(neutronVifDetach, recordDetach),
+    vifDetach: withNeutron(neutronVifDetach, forgetVif),
     getCurrentVif: (_task, p) => currentVif(p),
     ...NO_NETWORK_SWITCHING,
     addProvisioningNetwork: withNeutron(bindFlatPorts, nothing),

@@ -16,7 +16,7 @@ import {
 import type { JsonObject } from '../../common/json-value';
 import type { PortRecord, PortgroupRecord } from '../../db/models';
 import type { DriverTask, VifAttachInfo } from '../base';
-import { findByVif, isPortgroup, pickFreePortLike, TENANT_VIF_KEY } from './vif-ports';
+import { findByVif, forgetVif, isPortgroup, pickFreePortLike, recordVif, TENANT_VIF_KEY } from './vif-ports';
 
 type ServiceProcess = 'cleaning' | 'provisioning' | 'rescuing' | 'inspection' | 'servicing';
 
@@ -68,9 +68,7 @@ export async function neutronVifAttach(task: DriverTask, vif: VifAttachInfo): Pr
       throw new NetworkError(`Unable to attach VIF ${vif.id} because Ironic can not update Neutron port ${vif.id} MAC address to match physical MAC address ${target.address}`);
     }
   }
-  const internal = { ...(target.internal_info ?? {}), [TENANT_VIF_KEY]: vif.id };
-  if (isPortgroup(target)) await task.updatePortgroup(target, { internal_info: internal });
-  else await task.updatePort(target, { internal_info: internal });
+  await recordVif(task, target, vif.id);
   if (task.node.provision_state === 'active') {
     // The updated record (task.ports/portgroups hold it now), with the VIF just saved.
     const saved = isPortgroup(target) ? task.portgroups.find((p) => p.id === target.id) : task.ports.find((p) => p.id === target.id);
@@ -80,13 +78,7 @@ export async function neutronVifAttach(task: DriverTask, vif: VifAttachInfo): Pr
 
 /** vif_detach: the record goes; an active (or deleting) node's Neutron port is unbound too. */
 export async function neutronVifDetach(task: DriverTask, vifId: string): Promise<void> {
-  const target = findByVif(task, vifId);
-  const internal = { ...(target.internal_info ?? {}) };
-  delete internal[TENANT_VIF_KEY];
-  const extra = { ...(target.extra ?? {}) };
-  delete extra.vif_port_id;
-  if (isPortgroup(target)) await task.updatePortgroup(target, { internal_info: internal, extra });
-  else await task.updatePort(target, { internal_info: internal, extra });
+  await forgetVif(task, vifId);
   if (task.node.provision_state === 'active' || task.node.provision_state === 'deleting') {
     await unbindNeutronPort(clientFor(task), vifId);
   }

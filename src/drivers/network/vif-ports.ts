@@ -108,3 +108,21 @@ export function currentVif(p: PortLike): string | null {
 }
 
 export { isPortgroup };
+
+/** Records `vifId` as the tenant VIF of `target` (a port or portgroup). */
+export async function recordVif(task: DriverTask, target: PortLike, vifId: string): Promise<void> {
+  const internal = { ...(target.internal_info ?? {}), [TENANT_VIF_KEY]: vifId };
+  if (isPortgroup(target)) await task.updatePortgroup(target, { internal_info: internal });
+  else await task.updatePort(target, { internal_info: internal });
+}
+
+/** Forgets the tenant VIF `vifId` (internal_info and the legacy extra.vif_port_id). */
+export async function forgetVif(task: DriverTask, vifId: string): Promise<void> {
+  const target = findByVif(task, vifId);
+  const internal = { ...(target.internal_info ?? {}) };
+  delete internal[TENANT_VIF_KEY];
+  const extra = { ...(target.extra ?? {}) };
+  delete extra.vif_port_id;
+  if (isPortgroup(target)) await task.updatePortgroup(target, { internal_info: internal, extra });
+  else await task.updatePort(target, { internal_info: internal, extra });
+}
