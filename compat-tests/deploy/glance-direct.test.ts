@@ -146,9 +146,10 @@ describe('direct deploy of Glance images', () => {
       assert.deepEqual(requests.map((q) => q.method), ['HEAD', 'GET'], 'checked by the conductor, fetched by the agent');
       assert.equal(requests[0]!.url, requests[1]!.url);
       const expires = Number(new URL(requests[1]!.url, swiftUrl).searchParams.get('temp_url_expires'));
+      // Signed as Ironic 29.0.5 signs it (openstacksdk's generate_temp_url: HMAC-SHA1).
       const expected = execFileSync('/usr/bin/python3', ['-c',
         'import sys; from swiftclient.utils import generate_temp_url as g; ' +
-        "print(g(sys.argv[1], int(sys.argv[2]), sys.argv[3], 'GET', absolute=True))",
+        "print(g(sys.argv[1], int(sys.argv[2]), sys.argv[3], 'GET', absolute=True, digest='sha1'))",
         `/v1/AUTH_images/glance/${id}`, String(expires), 'temp-url-secret'], { env: { PATH: '/usr/bin:/bin', HOME: dir } }).toString().trim();
       assert.equal(requests[1]!.url, expected);
       assert.equal(proxy.hits.get(`/v2/images/${id}/file`), undefined, 'the conductor did not download it');
