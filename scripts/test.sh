@@ -3,6 +3,7 @@
 # The suites that compare with a reference Ironic run against 21.4.4 in the main pass and again
 # against 29.0.5 (IRONIC_REFERENCE_RELEASE=2025.1, in the Debian 13 root) after it.
 # The scale-out tests stop and restart the shared MariaDB and RabbitMQ, so they run last, alone.
+# The runner's timeout (30 min) bounds each test file as a whole too: the VM end-to-end files run ~10 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-debian-packages.sh || exit 1
@@ -10,7 +11,7 @@ bash scripts/ensure-debian-packages.sh || exit 1
 rm -rf dist  # a stale build of a moved module would shadow the new one
 npx tsc -p tsconfig.json || exit 1
 bash scripts/lint.sh || exit 1
-runner=(node --test --test-timeout=600000 --test-reporter=spec)
+runner=(node --test --test-timeout=1800000 --test-reporter=spec)
 main=$(find dist/test dist/compat-tests -name '*.test.js' -not -path 'dist/compat-tests/scaleout/*' | sort)
 scaleout=$(find dist/compat-tests/scaleout -name '*.test.js' 2>/dev/null | sort)
 log=$(mktemp)
