@@ -9,10 +9,11 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bmOk as labBmOk, labConf, startLabIronic, waitState as labWaitState, type LabIronic } from '../support/lab/ironic';
+import { bmOk as labBmOk, labConf, startLabIronic, waitState as labWaitState, type LabIronic, type LabRamdisk } from '../support/lab/ironic';
 import { buildMarkerImage } from '../support/lab/marker-image';
 import { createLabNetwork, labUnavailable, type LabNetwork } from '../support/lab/network';
 import { ensureRamdisk } from '../support/lab/ramdisk';
+import { startStallingImageServer } from '../support/lab/stalling-image-server';
 import { startLabVm, type LabVm } from '../support/lab/vm-bmc';
 
 type Row = Record<string, any>;
@@ -26,6 +27,7 @@ let ironic: LabIronic | undefined;
 let uuid: string;
 let portUuid: string;
 let image: { path: string; sha256: string };
+let ramdisk: LabRamdisk;
 
 /** instance_info's image (undeploy clears it). */
 async function setImage(): Promise<void> {
@@ -33,16 +35,37 @@ async function setImage(): Promise<void> {
     '--instance-info', `image_os_hash_value=${image.sha256}`]);
 }
 
-// No cleaning (these tests are about deploys), a short callback timeout checked often.
-const TEST_CONF = `
+// No cleaning (these tests are about deploys), the callback timeout checked often. The timeout
+// is short where nothing has to boot first, and long enough for the ramdisk to boot under load
+// while a deploy is on its way.
+const testConf = (callbackTimeout: number): string => `
 [conductor]
 automated_clean = false
-deploy_callback_timeout = 240
-check_provision_state_interval = 15
+deploy_callback_timeout = ${callbackTimeout}
+check_provision_state_interval = 10
 
 [ipmi]
 min_command_interval = 1
 `;
+const SHORT_TIMEOUT = 60;
+const LONG_TIMEOUT = 300;
+
+/** ironic-ts again with another callback timeout (same database, same lab). */
+async function restartIronic(callbackTimeout: number): Promise<void> {
+  await ironic?.stop();
+  ironic = await startLabIronic({ net: net!, dir, conf: labConf({ net: net!, dir, ramdisk }) + testConf(callbackTimeout) });
+}
+
+/** Until the conductor has handed write_image to the agent and waits for its heartbeats. */
+async function waitWriting(timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const node = await ironic!.get<Row>(`/v1/nodes/${uuid}`);
+    if (node.provision_state === 'wait call-back' && node.deploy_step?.step === 'write_image') return;
+    if (Date.now() > deadline) throw new Error(`the deploy never waited in write_image: ${JSON.stringify(node.deploy_step)} ${node.provision_state}`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
 
 const bmOk = (args: string[], timeoutMs?: number): Promise<string> => labBmOk(ironic!, args, timeoutMs);
 const waitState = (want: string, timeoutMs: number): Promise<Row> => labWaitState(ironic!, uuid, want, timeoutMs);
@@ -51,10 +74,10 @@ before(async () => {
   if (skip) return;
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'ironic-e2e-faults-'));
   await fsp.chmod(dir, 0o755);
-  const ramdisk = await ensureRamdisk();
+  ramdisk = await ensureRamdisk();
   net = await createLabNetwork({ name: 'its-e2f' });
   vm = await startLabVm({ net, dir, mac: '52:54:00:6c:61:63' });
-  ironic = await startLabIronic({ net, dir, conf: labConf({ net, dir, ramdisk }) + TEST_CONF });
+  await restartIronic(SHORT_TIMEOUT);
   image = await buildMarkerImage(dir, ramdisk);
   const created = JSON.parse(await bmOk(['node', 'create', '--driver', 'ipmi', '--name', 'lab-vm-faults',
     '--boot-interface', 'ipxe', '--deploy-interface', 'direct', '--property', 'capabilities=boot_mode:bios',
@@ -86,11 +109,23 @@ test('the machine never boots the ramdisk (wrong MAC): the deploy times out to d
 });
 
 test('QEMU killed while IPA writes the image: the deploy times out to deploy failed', { skip: skip ?? false }, async () => {
-  const from = (await vm!.console()).length;
-  await setImage();
-  await bmOk(['node', 'deploy', uuid]);
-  await vm!.waitConsole(/write_image|Downloading image|execute_deploy_step/, 900_000, from);
-  await vm!.killQemu();
+  // The image comes from a server that never finishes sending it, so the agent is still inside
+  // write_image when QEMU dies, whatever the machine's speed.
+  const server = await startStallingImageServer(net!, image.path, 8089);
+  try {
+    await bmOk(['node', 'set', uuid, '--instance-info', `image_source=${server.url}`, '--instance-info', 'image_os_hash_algo=sha256',
+      '--instance-info', `image_os_hash_value=${image.sha256}`]);
+    await restartIronic(LONG_TIMEOUT);
+    await bmOk(['node', 'deploy', uuid]);
+    await server.downloadStarted;
+    await waitWriting(600_000);
+    await vm!.killQemu();
+  } finally {
+    server.stop();
+  }
+  // Nothing will call back now: a conductor started with the short timeout fails the deploy
+  // (the node waits in `wait call-back` across the restart, as in Ironic).
+  await restartIronic(SHORT_TIMEOUT);
   const node = await waitState('deploy failed', 900_000);
   assert.match(String(node.last_error), /Timeout reached while waiting for callback for node/);
   await bmOk(['node', 'undeploy', uuid]);
