@@ -14,7 +14,7 @@ import { KeystoneSession, passwordAuthFromConf, sessionTimeoutMs, type KeystoneT
 type ServiceGroup = GroupWith<'auth_type'> & GroupWith<'valid_interfaces'> & GroupWith<'endpoint_override'> & GroupWith<'timeout'>;
 
 /** One request through the adapter; the body is replayable, as the resend after a 401 needs. */
-export interface AdapterRequest {
+interface AdapterRequest {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
