@@ -9,7 +9,7 @@
  * Ironic: common/cinder.py wraps only SDK exceptions into StorageError.
  */
 import type { Config } from '../conf/config';
-import { adapterFor, type ServiceAdapter } from '../common/keystone/adapter';
+import { adapterFor, ServiceConnectFailure, type ServiceAdapter } from '../common/keystone/adapter';
 import type { JsonObject } from '../common/json-value';
 
 /** openstacksdk's Volume._max_microversion. */
@@ -108,16 +108,11 @@ export class BlockStorage {
 
   constructor(private readonly adapter: ServiceAdapter, readonly endpoint: string) {}
 
-  private signal(): { signal?: AbortSignal } {
-    return this.adapter.timeoutMs ? { signal: AbortSignal.timeout(this.adapter.timeoutMs) } : {};
-  }
-
   /** One unauthenticated discovery GET; a 401 is tried again with the token, as keystoneauth does. */
   private async discoveryGet(url: string): Promise<unknown> {
-    const get = async (headers: Record<string, string>) =>
-      fetch(url, { headers: { Accept: 'application/json', ...headers }, ...this.signal() });
-    let res = await get({});
-    if (res.status === 401 && this.adapter.session) res = await get(await this.adapter.authHeaders());
+    const headers = { Accept: 'application/json' };
+    let res = await this.adapter.fetch(url, { headers, authenticated: false });
+    if (res.status === 401 && this.adapter.session) res = await this.adapter.fetch(url, { headers });
     return res.ok ? res.json().catch(() => null) : null;
   }
 
@@ -140,25 +135,16 @@ export class BlockStorage {
   private async send(method: string, apiPath: string, body: unknown, errorMessage: string | null = null): Promise<Response> {
     const microversion = await this.negotiate();
     const url = `${this.endpoint.replace(/\/+$/, '')}${apiPath}`;
-    const attempt = async (refresh: boolean): Promise<Response> => {
-      try {
-        return await fetch(url, {
-          method,
-          headers: {
-            Accept: 'application/json', 'OpenStack-API-Version': `volume ${microversion}`,
-            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...await this.adapter.authHeaders(refresh),
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          ...this.signal(),
-        });
-      } catch (err) {
-        const cause = (err as { cause?: Error }).cause;
-        throw new CinderTransportError('ConnectFailure', `Unable to establish connection to ${url}: ${cause?.message ?? (err as Error).message}`);
-      }
-    };
-    let res = await attempt(false);
-    // An expired service token: keystoneauth re-authenticates once.
-    if (res.status === 401 && this.adapter.session) res = await attempt(true);
+    const res = await this.adapter.fetch(url, {
+      method,
+      headers: {
+        Accept: 'application/json', 'OpenStack-API-Version': `volume ${microversion}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).catch((err: unknown) => {
+      throw err instanceof ServiceConnectFailure ? new CinderTransportError('ConnectFailure', err.message) : err;
+    });
     if (res.status >= 400) throw await errorFromResponse(res, url, errorMessage);
     return res;
   }

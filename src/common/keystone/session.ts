@@ -44,10 +44,22 @@ interface PasswordAuth {
   timeoutMs: number | undefined;
 }
 
+/** A keystoneauth client group: its auth plugin and session options. */
+type AuthGroup = GroupWith<'auth_type'> & GroupWith<'timeout'>;
+
 /** Re-authenticate this long before the token's expiry. */
 const EXPIRY_MARGIN_MS = 60_000;
 const PASSWORD_PLUGINS = new Set(['password', 'v3password']);
 const NO_AUTH_PLUGINS = new Set(['none', 'noauth']);
+
+/**
+ * [group]timeout, keystoneauth's session option: it bounds every request of the group's session,
+ * token requests and service requests alike, with or without auth. Unset or not positive: none.
+ */
+export function sessionTimeoutMs(conf: Config, group: GroupWith<'timeout'>): number | undefined {
+  const timeout = conf.raw(group, 'timeout');
+  return typeof timeout === 'number' && timeout > 0 ? timeout * 1000 : undefined;
+}
 
 function nameOrId(id: string | null, name: string | null, domain?: NameOrId): NameOrId | undefined {
   if (id) return { id };
@@ -56,8 +68,8 @@ function nameOrId(id: string | null, name: string | null, domain?: NameOrId): Na
 }
 
 /** The `password` plugin's options from the group; null for no auth (auth_type unset or none). */
-export function passwordAuthFromConf(conf: Config, group: GroupWith<'auth_type'>): PasswordAuth | null {
-  const opt = (name: OptionName<GroupWith<'auth_type'>>) => conf.optStr(group, name);
+export function passwordAuthFromConf(conf: Config, group: AuthGroup): PasswordAuth | null {
+  const opt = (name: OptionName<AuthGroup>) => conf.optStr(group, name);
   const authType = opt('auth_type');
   if (!authType || NO_AUTH_PLUGINS.has(authType)) return null;
   if (!PASSWORD_PLUGINS.has(authType)) {
@@ -75,13 +87,12 @@ export function passwordAuthFromConf(conf: Config, group: GroupWith<'auth_type'>
   }
   const project = nameOrId(opt('project_id') ?? opt('tenant_id'), opt('project_name') ?? opt('tenant_name'), projectDomain);
   const domain = nameOrId(opt('domain_id'), opt('domain_name'));
-  const timeout = conf.raw(group, 'timeout');
   return {
     authUrl: opt('auth_url')!,
     user: user!,
     password: opt('password')!,
     scope: project ? { project } : domain ? { domain } : opt('system_scope') ? { system: { all: true } } : null,
-    timeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout * 1000 : undefined,
+    timeoutMs: sessionTimeoutMs(conf, group),
   };
 }
 

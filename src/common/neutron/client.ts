@@ -3,7 +3,7 @@
  * proxy on the [neutron] keystoneauth adapter): ports, networks, subnets and security groups.
  *
  * The endpoint is [neutron]endpoint_override, else the service token's catalog; requests carry
- * the service token when [neutron] authenticates. Timeouts are [neutron]timeout; retries follow
+ * the service token when [neutron] authenticates, with the adapter's [neutron]timeout; retries follow
  * keystoneauth's adapter options: [neutron]connect_retries for a connection that fails (delay
  * [neutron]connect_retry_delay, else 0.5 s doubling) and [neutron]status_code_retries for a 503
  * (delay status_code_retry_delay, likewise). [neutron]retries is deprecated and unused in Ironic.
@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../conf/config';
-import { adapterFor, type ServiceAdapter } from '../keystone/adapter';
+import { adapterFor, ServiceConnectFailure, type ServiceAdapter } from '../keystone/adapter';
 import type { JsonObject } from '../json-value';
 import { discoveryFailure, errorFromResponse, NeutronApiError, NeutronDuplicate, NeutronNotFound, NeutronUnreachable } from './errors';
 
@@ -52,14 +52,11 @@ export class NeutronClient {
   private readonly adapter: ServiceAdapter;
   private readonly connectRetry: RetryPolicy;
   private readonly statusRetry: RetryPolicy;
-  private readonly timeoutMs: number | undefined;
 
   constructor(conf: Config) {
     this.adapter = adapterFor(conf, GROUP);
     this.connectRetry = retryPolicy(conf, 'connect_retries', 'connect_retry_delay');
     this.statusRetry = retryPolicy(conf, 'status_code_retries', 'status_code_retry_delay');
-    const timeout = conf.intIfKnown(GROUP, 'timeout');
-    this.timeoutMs = timeout && timeout > 0 ? timeout * 1000 : undefined;
   }
 
   /** The versioned API root: the endpoint, with /v2.0 added when the endpoint has no version. */
@@ -142,32 +139,26 @@ export class NeutronClient {
   private async call(method: string, apiPath: string, body?: JsonObject): Promise<JsonObject | null> {
     const { endpoint, root, discovered } = await this.endpoints();
     const url = `${root}${apiPath}`;
+    const request = {
+      method,
+      headers: { Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    };
     let connectAttempt = 0;
     let statusAttempt = 0;
-    let refreshed = false;
     for (;;) {
       let res: Response;
       try {
-        res = await fetch(url, {
-          method,
-          headers: { Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}), ...(await this.adapter.authHeaders()) },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-          ...(this.timeoutMs ? { signal: AbortSignal.timeout(this.timeoutMs) } : {}),
-        });
+        res = await this.adapter.fetch(url, request);
       } catch (err) {
+        if (!(err instanceof ServiceConnectFailure)) throw err;
         if (connectAttempt < this.connectRetry.retries) {
           await sleep(backoffMs(this.connectRetry, connectAttempt++));
           continue;
         }
         // Ironic's client discovers an unversioned endpoint's version first, on every new session.
         if (discovered) throw discoveryFailure(endpoint);
-        throw new NeutronUnreachable(`Unable to establish connection to ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`);
-      }
-      if (res.status === 401 && this.adapter.session && !refreshed) {
-        // An expired or revoked service token: one fresh token, as keystoneauth re-authenticates.
-        refreshed = true;
-        await this.adapter.authHeaders(true);
-        continue;
+        throw new NeutronUnreachable(err.message);
       }
       if (res.status === 503 && statusAttempt < this.statusRetry.retries) {
         await sleep(backoffMs(this.statusRetry, statusAttempt++));

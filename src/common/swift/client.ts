@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { KeystoneUnauthorized, MissingParameterValue, SwiftObjectNotFoundError, SwiftOperationError } from '../errors';
 import type { Config } from '../../conf/config';
-import { adapterFor, type ServiceAdapter } from '../keystone/adapter';
+import { adapterFor, ServiceConnectFailure, type ServiceAdapter } from '../keystone/adapter';
 import { keystoneauthText } from '../keystone/session';
 import { signTempUrl } from './temp-url';
 
@@ -87,19 +87,10 @@ export class SwiftApi {
 
   private async send(req: SwiftRequest): Promise<Response> {
     const url = `${this.url}${req.path}`;
-    for (let refresh = false; ; refresh = true) {
-      const auth = await this.adapter.authHeaders(refresh).catch(unwrapLogin);
-      const res = await fetch(url, {
-        method: req.method, headers: { ...(req.headers ?? {}), ...auth }, body: req.body,
-        ...(this.adapter.timeoutMs ? { signal: AbortSignal.timeout(this.adapter.timeoutMs) } : {}),
-      });
-      if (res.ok) return res;
-      if (res.status === 401 && !refresh) {
-        await res.body?.cancel();
-        continue;
-      }
-      throw await SwiftRefused.of(url, res);
-    }
+    const res = await this.adapter.fetch(url, { method: req.method, headers: req.headers, body: req.body }).catch((err: unknown) =>
+      unwrapLogin(err instanceof ServiceConnectFailure ? err.original : err));
+    if (res.ok) return res;
+    throw await SwiftRefused.of(url, res);
   }
 
   /** send(), a refusal wrapped as SwiftOperationError(operation). */
@@ -171,7 +162,10 @@ export class SwiftApi {
   }
 }
 
-/** openstacksdk lets keystoneauth's refusal through unwrapped: its text, not KeystoneUnauthorized's. */
+/**
+ * openstacksdk lets keystoneauth's refusal through unwrapped: its text, not KeystoneUnauthorized's.
+ * Anything else (a Swift that does not answer included) goes on as it was thrown.
+ */
 function unwrapLogin(err: unknown): never {
   const text = err instanceof KeystoneUnauthorized ? keystoneauthText(err) : null;
   throw text ? new Error(text) : err;

@@ -8,7 +8,7 @@
 import { GlanceConnectionFailed, ImageNotAuthorized, ImageNotFound, Invalid, IronicError } from '../../common/errors';
 import { log } from '../../common/log';
 import type { Config } from '../../conf/config';
-import { adapterFor, type ServiceAdapter } from '../../common/keystone/adapter';
+import { adapterFor, ServiceConnectFailure, type ServiceAdapter } from '../../common/keystone/adapter';
 import { imageApiRoot } from './endpoint';
 import { checkImageUsable, translateFromGlance, type GlanceImageMeta, type ImageContext } from './image-meta';
 import { parseImageId } from './image-ref';
@@ -23,7 +23,6 @@ interface GlanceRequest {
 }
 
 class RetryableGlanceError extends Error {}
-
 
 export class GlanceImageService {
   private readonly adapter: ServiceAdapter;
@@ -44,13 +43,9 @@ export class GlanceImageService {
     return imageApiRoot(await this.adapter.endpoint());
   }
 
-  private authHeaders(refresh = false): Promise<Record<string, string>> {
-    return this.adapter.authHeaders(refresh);
-  }
-
   /** Builds the authenticated request for an Image API path. */
   async request(apiPath: string): Promise<GlanceRequest> {
-    return { url: `${await this.endpoint()}${apiPath}`, headers: await this.authHeaders() };
+    return { url: `${await this.endpoint()}${apiPath}`, headers: await this.adapter.authHeaders() };
   }
 
   /** GlanceImageService.call: one GET with the retry policy and error translation. */
@@ -72,9 +67,9 @@ export class GlanceImageService {
   }
 
   private async getOnce(imageId: string, url: string): Promise<Response> {
-    let res = await this.fetch(url, await this.authHeaders());
-    // An expired or revoked service token: one fresh token, as keystoneauth re-authenticates.
-    if (res.status === 401 && this.adapter.session) res = await this.fetch(url, await this.authHeaders(true));
+    const res = await this.adapter.fetch(url, { headers: { Accept: 'application/json' } }).catch((err: unknown) => {
+      throw err instanceof ServiceConnectFailure ? new RetryableGlanceError(err.reason) : err;
+    });
     if (res.ok) return res;
     const detail = (await res.text().catch(() => '')).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
     if (res.status === 401 || res.status === 403) throw new ImageNotAuthorized({ image_id: imageId });
@@ -82,18 +77,6 @@ export class GlanceImageService {
     if (res.status === 400) throw new Invalid(detail || 'HTTP 400');
     if (res.status === 503) throw new RetryableGlanceError(`HTTP 503 ${detail}`.trim());
     throw new IronicError(`Glance answered HTTP ${res.status} for ${url}: ${detail}`);
-  }
-
-  private async fetch(url: string, headers: Record<string, string>): Promise<Response> {
-    try {
-      return await fetch(url, {
-        headers: { Accept: 'application/json', ...headers },
-        ...(this.adapter.timeoutMs ? { signal: AbortSignal.timeout(this.adapter.timeoutMs) } : {}),
-      });
-    } catch (err) {
-      const cause = (err as { cause?: Error }).cause;
-      throw new RetryableGlanceError(cause?.message ?? (err as Error).message);
-    }
   }
 
   /** GlanceImageService.show: the translated record of an active image the caller may use. */
