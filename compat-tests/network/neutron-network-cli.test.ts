@@ -37,6 +37,7 @@ let image: string;
 let tenantNet: string;
 let provisioningNet: string;
 let cleaningNet: string;
+let rescuingNet: string;
 
 function ironicConf(port: number, ksUrl: string): string {
   return `[DEFAULT]
@@ -48,6 +49,7 @@ state_path = ${dir}/state
 enabled_hardware_types = fake-hardware
 enabled_boot_interfaces = fake,ipxe
 enabled_deploy_interfaces = fake,direct
+enabled_rescue_interfaces = no-rescue,agent
 enabled_management_interfaces = fake,noop
 enabled_power_interfaces = fake
 enabled_network_interfaces = flat,neutron,noop
@@ -69,6 +71,7 @@ project_domain_name = Default
 endpoint_override = ${neutron.url}
 provisioning_network = provisioning
 cleaning_network = cleaning
+rescuing_network = rescuing
 [service_catalog]
 endpoint_override = http://127.0.0.1:${port}
 [deploy]
@@ -105,6 +108,7 @@ before(async () => {
   });
   provisioningNet = String((await neutron.createNetwork({ name: 'provisioning', physnet: 'physnet2', cidr: '10.50.0.0/24' })).id);
   cleaningNet = String((await neutron.createNetwork({ name: 'cleaning', physnet: 'physnet3', cidr: '10.51.0.0/24' })).id);
+  rescuingNet = String((await neutron.createNetwork({ name: 'rescuing', physnet: 'physnet4', cidr: '10.53.0.0/24' })).id);
   tenantNet = String((await neutron.createNetwork({ name: 'tenant', type: 'vlan', segmentationId: 120, cidr: '10.52.0.0/24' })).id);
   const port = await freePort();
   await fsp.mkdir(path.join(dir, 'ironic'));
@@ -247,4 +251,61 @@ test('flat network interface: tenant VIF bound for provisioning and the instance
   await withAgent(mac, disk, () => waitState(uuid, 'available'));
   assert.deepEqual(await portsOn(cleaningNet, mac), [], 'cleaning port removed');
   assert.equal((await neutron.showPort(vif))?.['binding:host_id'], '', 'tenant VIF unbound after undeploy');
+});
+
+test('port and portgroup changes reach Neutron as 29.0.5 makes them (port_changed, portgroup_changed)', async () => {
+  const mac = '52:54:00:6e:00:03';
+  const uuid = await enroll('nn-changes', 'neutron', mac, LLC(3));
+  const port = (JSON.parse(await bm(['port', 'list', '--node', uuid, '-f', 'json'])) as Array<{ UUID: string }>)[0].UUID;
+  const vif = String((await neutron.createPort(tenantNet, { name: 'tenant-vif-3' })).id);
+  await bm(['node', 'vif', 'attach', uuid, vif]);
+  assert.equal((await neutron.showPort(vif))?.mac_address, mac, 'attach gives the VIF the port\'s MAC');
+
+  const newMac = '52:54:00:6e:00:33';
+  await bm(['port', 'set', port, '--address', newMac]);
+  assert.equal((await neutron.showPort(vif))?.mac_address, newMac, 'a new port address goes to the VIF');
+
+  const clientId = 'ff:00:00:00:00:00:02:00:00:02:c9:00:52:54:00:6e:00:33';
+  await bm(['port', 'set', port, '--extra', `client-id=${clientId}`]);
+  const opts = (await neutron.showPort(vif))?.extra_dhcp_opts as Array<{ opt_name: string; opt_value: string }>;
+  assert.deepEqual(opts.filter((o) => o.opt_name === '61').map((o) => o.opt_value), [clientId], 'client-id as DHCP option 61');
+  await bm(['port', 'unset', port, '--extra', 'client-id']);
+  const left = (await neutron.showPort(vif))?.extra_dhcp_opts as Array<{ opt_name: string }>;
+  assert.deepEqual(left.filter((o) => o.opt_name === '61'), [], 'an unset client-id removes the option');
+
+  // A PXE-enabled port carrying a VIF cannot join a portgroup without standalone ports.
+  const pg = (JSON.parse(await bm(['port', 'group', 'create', '--node', uuid, '--unsupport-standalone-ports', '-f', 'json'])) as { uuid: string }).uuid;
+  const joined = await DEBIAN13_CLIENTS.baremetal(target.url, ['port', 'set', port, '--port-group', pg], API);
+  assert.notEqual(joined.code, 0);
+  assert.match(joined.stderr, new RegExp(`Port group ${pg} doesn't support standalone ports\\. This port ${port} cannot be  a member of that ` +
+    `port group because of: 'pxe_enabled' was set to True, VIF ${vif} is attached to the port \\(HTTP 409\\)`));
+  const shown = JSON.parse(await bm(['port', 'show', port, '-f', 'json', '--fields', 'portgroup_uuid'])) as { portgroup_uuid: string | null };
+  assert.equal(shown.portgroup_uuid, null, 'the refused change is not saved');
+});
+
+test('neutron network interface: rescue boots on a rescuing port of its own, and the tenant VIF comes back', async () => {
+  const mac = '52:54:00:6e:00:04';
+  const llc = LLC(4);
+  const disk = path.join(dir, 'rescue.disk');
+  const uuid = await enroll('nn-rescue', 'neutron', mac, llc);
+  await bm(['node', 'set', uuid, '--rescue-interface', 'agent', '--driver-info', `rescue_kernel=file://${dir}/deploy.kernel`,
+    '--driver-info', `rescue_ramdisk=file://${dir}/deploy.initramfs`]);
+  await provide(uuid);
+  const vif = String((await neutron.createPort(tenantNet, { name: 'tenant-vif-4' })).id);
+  await bm(['node', 'vif', 'attach', uuid, vif]);
+  await bm(['node', 'deploy', uuid]);
+  await withAgent(mac, disk, () => waitState(uuid, 'active'));
+
+  await bm(['node', 'rescue', uuid, '--rescue-password', 'R3scue-pass']);
+  await waitState(uuid, 'rescue wait');
+  assertBound((await portsOn(rescuingNet, mac))[0], uuid, llc, 'rescuing port while the rescue ramdisk boots');
+  assert.equal((await neutron.showPort(vif))?.['binding:host_id'], '', 'tenant VIF unbound while rescuing');
+  await withAgent(mac, disk, () => waitState(uuid, 'rescue'));
+  assert.deepEqual(await portsOn(rescuingNet, mac), [], 'rescuing port removed once rescued');
+  assertBound(await neutron.showPort(vif), uuid, llc, 'tenant VIF bound again in rescue');
+
+  await bm(['node', 'unrescue', uuid]);
+  await waitState(uuid, 'active');
+  assertBound(await neutron.showPort(vif), uuid, llc, 'tenant VIF bound after unrescue');
+  assert.deepEqual(await portsOn(rescuingNet, mac), []);
 });

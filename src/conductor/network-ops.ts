@@ -82,6 +82,7 @@ export async function updatePort(ctx: ConductorContext, tasks: TaskManager, port
   return tasks.run(nodeUuid, { purpose: 'port update' }, async (task) => {
     checkPortUpdate(task.node, port, changes);
     await validatePortPhysnet(ctx.db, { ...port, ...changes }, Object.keys(changes));
+    await task.driver.network.validate(task);
     await task.driver.network.portChanged(task, port, changes);
     return apply();
   });
@@ -118,6 +119,7 @@ export async function updatePortgroup(ctx: ConductorContext, tasks: TaskManager,
   if (!nodeUuid) return apply();
   return tasks.run(nodeUuid, { purpose: 'update portgroup' }, async (task) => {
     if (changes.node_id !== undefined && changes.node_id !== pg.node_id) await checkPortgroupMove(ctx.db, task.node, pg);
+    await task.driver.network.validate(task);
     await task.driver.network.portgroupChanged(task, pg, changes);
     return apply();
   });

@@ -13,7 +13,7 @@ import { log } from '../common/log';
 import type { NeutronClient } from '../common/neutron/client';
 import { NeutronApiError } from '../common/neutron/errors';
 import type { DhcpOption } from './boot-options';
-import type { DhcpNode, DhcpProvider, DhcpUpdateResult, PortVif } from './provider';
+import type { DhcpNode, DhcpProvider, DhcpUpdateResult, PortDhcpOption, PortVif } from './provider';
 
 export interface NeutronDhcpSettings {
   client: NeutronClient;
@@ -27,7 +27,7 @@ function fixedIps(port: Record<string, unknown>): { ip_address?: unknown }[] {
 }
 
 /** The options of the IP versions the port has addresses in. */
-function optionsForPort(port: Record<string, unknown>, options: readonly DhcpOption[]): DhcpOption[] {
+function optionsForPort(port: Record<string, unknown>, options: readonly PortDhcpOption[]): PortDhcpOption[] {
   const versions = new Set(fixedIps(port).map((ip) => isIP(String(ip.ip_address ?? ''))));
   if (versions.size === 0) {
     log.error(`Requested to update port for port ${String(port.id)}, however port lacks an IP address.`);
@@ -43,7 +43,7 @@ export class NeutronDhcpProvider implements DhcpProvider {
   constructor(private readonly settings: NeutronDhcpSettings) {}
 
   /** update_port_dhcp_opts: FailedToUpdateDHCPOptOnPort when Neutron refuses or cannot be reached. */
-  async updatePortDhcpOpts(vif: string, options: readonly DhcpOption[]): Promise<void> {
+  async updatePortDhcpOpts(vif: string, options: readonly PortDhcpOption[]): Promise<void> {
     const { client } = this.settings;
     try {
       const port = await client.getPort(vif);

@@ -29,8 +29,17 @@ export interface DhcpUpdateResult {
   tag?: string;
 }
 
+/** One option for a single port; a null value removes it (Neutron's extra_dhcp_opts). */
+export interface PortDhcpOption {
+  opt_name: string;
+  opt_value: string | null;
+  ip_version?: 4 | 6;
+}
+
 export interface DhcpProvider {
   readonly name: string;
+  /** update_port_dhcp_opts: only the neutron provider has per-port options; the others ignore it, as in Ironic. */
+  updatePortDhcpOpts?(vif: string, options: readonly PortDhcpOption[]): Promise<void>;
   /** Whether it works on the node's VIFs (DhcpNode.vifs), as the neutron provider does. */
   readonly usesVifs?: boolean;
   updateDhcpOpts(node: DhcpNode, options: DhcpOption[]): Promise<DhcpUpdateResult>;

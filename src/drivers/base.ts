@@ -281,6 +281,10 @@ export interface NetworkInterface extends BaseInterface {
   /** The servicing network (in-band servicing); absent: nothing to switch. */
   addServicingNetwork?(task: DriverTask): Promise<void>;
   removeServicingNetwork?(task: DriverTask): Promise<void>;
+  /** The rescuing network (agent rescue); absent: nothing to check or switch. */
+  validateRescue?(task: DriverTask): Promise<void>;
+  addRescuingNetwork?(task: DriverTask): Promise<void>;
+  removeRescuingNetwork?(task: DriverTask): Promise<void>;
 }
 
 interface InterfaceByKind {

@@ -15,6 +15,7 @@ import type { DriverTask, NetworkInterface, VifAttachInfo } from '../base';
 import {
   addServiceNetwork, clientFor, neutronVifAttach, neutronVifDetach, removeServiceNetwork, serviceNetworkId, unbindTenantVifs,
 } from './neutron-vifs';
+import { checkPortgroupStandalone, checkPortStandalone, neutronPortChanged, neutronPortgroupChanged } from './neutron-port-changes';
 import { NO_NETWORK_SWITCHING } from './noop';
 import { currentVif, forgetVif, listVifs, pickFreePortLike, recordVif, TENANT_VIF_KEY } from './vif-ports';
 
@@ -69,6 +70,8 @@ export function createFlatNetwork(): NetworkInterface {
     vifDetach: withNeutron(neutronVifDetach, forgetVif),
     getCurrentVif: (_task, p) => currentVif(p),
     ...NO_NETWORK_SWITCHING,
+    portChanged: withNeutron(neutronPortChanged, checkPortStandalone),
+    portgroupChanged: withNeutron(neutronPortgroupChanged, checkPortgroupStandalone),
     addProvisioningNetwork: withNeutron(bindFlatPorts, nothing),
     removeProvisioningNetwork: withNeutron(unbindFlatPorts, nothing),
     configureTenantNetworks: withNeutron(bindFlatPorts, nothing),
@@ -79,5 +82,8 @@ export function createFlatNetwork(): NetworkInterface {
     removeInspectionNetwork: withNeutron((task) => removeServiceNetwork(task, 'inspection'), nothing),
     addServicingNetwork: withNeutron(bindFlatPorts, nothing),
     removeServicingNetwork: withNeutron(unbindFlatPorts, nothing),
+    // No rescuing network: the tenant VIFs that rescue unbound are bound again for the ramdisk.
+    addRescuingNetwork: withNeutron(bindFlatPorts, nothing),
+    removeRescuingNetwork: withNeutron(unbindFlatPorts, nothing),
   };
 }

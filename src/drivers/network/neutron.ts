@@ -12,6 +12,7 @@ import {
   addServiceNetwork, neutronVifAttach, neutronVifDetach, plugPortToTenantNetwork, removeServiceNetwork, serviceNetworkId,
   standalonePortLikes, unbindTenantVifs,
 } from './neutron-vifs';
+import { neutronPortChanged, neutronPortgroupChanged } from './neutron-port-changes';
 import { currentVif, listVifs } from './vif-ports';
 
 /** configure_tenant_networks: every standalone port and portgroup with a VIF bound; none is an error. */
@@ -48,8 +49,8 @@ export function createNeutronNetwork(): NetworkInterface {
     vifAttach: neutronVifAttach,
     vifDetach: neutronVifDetach,
     getCurrentVif: (_task, p) => currentVif(p),
-    async portChanged() {},
-    async portgroupChanged() {},
+    portChanged: neutronPortChanged,
+    portgroupChanged: neutronPortgroupChanged,
     async validatePortCreate() {},
     addProvisioningNetwork: (task) => addServiceNetwork(task, 'provisioning', true),
     removeProvisioningNetwork: (task) => removeServiceNetwork(task, 'provisioning'),
@@ -65,5 +66,10 @@ export function createNeutronNetwork(): NetworkInterface {
     removeInspectionNetwork: (task) => removeServiceNetwork(task, 'inspection'),
     addServicingNetwork: (task) => addServiceNetwork(task, 'servicing', true),
     removeServicingNetwork: (task) => removeServiceNetwork(task, 'servicing'),
+    async validateRescue(task) {
+      await serviceNetworkId(task, 'rescuing');
+    },
+    addRescuingNetwork: (task) => addServiceNetwork(task, 'rescuing', true),
+    removeRescuingNetwork: (task) => removeServiceNetwork(task, 'rescuing'),
   };
 }

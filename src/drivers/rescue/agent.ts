@@ -47,11 +47,13 @@ export function createAgentRescue(): RescueInterface {
   const cleanUp = async (task: DriverTask): Promise<void> => {
     await removeRescuePassword(task);
     if (manageAgentBoot(task)) await task.driver.boot.cleanUpRamdisk(task, 'rescue');
+    await task.driver.network.removeRescuingNetwork?.(task);
   };
   return {
     kind: 'rescue', name: 'agent', className: 'AgentRescue',
     properties: () => ({}),
     async validate(task) {
+      await task.driver.network.validateRescue?.(task);
       if (manageAgentBoot(task)) await task.driver.boot.validate(task);
       validatePassword(task);
     },
@@ -59,6 +61,7 @@ export function createAgentRescue(): RescueInterface {
       await powerOffButReportOn(task);
       await task.driver.boot.cleanUpInstance(task);
       await task.driver.network.unconfigureTenantNetworks(task);
+      await task.driver.network.addRescuingNetwork?.(task);
       if (manageAgentBoot(task)) await task.driver.boot.prepareRamdisk(task, agentBootOptions(task), 'rescue');
       await powerOnOrReboot(task);
       return states.RESCUEWAIT;
