@@ -15,14 +15,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  availableNode, buildExt4Image, emulatorFor, run, sha256File, startDirectLab, V, waitForState, type DirectLab,
+  availableNode, buildExt4Image, captureLog, emulatorFor, run, sha256File, startDirectLab, V, waitForState, type DirectLab,
 } from '../../test/drivers/deploy/agent-support';
-import type { Keystone, KeystoneUser } from '../support/keystone';
-import { startKeystoneAndSwift, type RealSwift } from '../support/swift';
+import { serviceProjectAuth, type Keystone, type KeystoneUser } from '../support/keystone';
+import { startSwiftForIronic, type RealSwift, type SwiftForIronic } from '../support/swift';
 
 const DEFAULT_CONTAINER = 'ironic_deploy_logs_container';
 const DAY = 86400;
 
+let peers: SwiftForIronic;
 let ks: Keystone;
 let swift: RealSwift;
 let ironicUser: KeystoneUser;
@@ -36,23 +37,13 @@ before(async () => {
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'deploy-logs-swift-'));
   image = await buildExt4Image(dir);
   imageSha = await sha256File(image);
-  ({ ks, swift } = await startKeystoneAndSwift());
-  ironicUser = await ks.createUser('ironic', { project: 'service', projectRoles: ['member'] });
-  readerUser = await ks.createUser('watcher', { project: 'service', projectRoles: ['reader'] });
-  projectId = await ks.createProject('service');
+  peers = await startSwiftForIronic();
+  ({ ks, swift, ironicUser, readerUser, projectId } = peers);
 });
 after(async () => {
-  await swift?.stop();
-  await ks?.stop();
+  await peers?.stop();
   if (dir) await fsp.rm(dir, { recursive: true, force: true });
 });
-
-function swiftAuth(user: KeystoneUser, overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    auth_type: 'password', auth_url: ks.url, username: user.name, password: user.password,
-    project_name: 'service', user_domain_id: 'default', project_domain_id: 'default', ...overrides,
-  };
-}
 
 async function logsLab(name: string, agent: Record<string, string>, swiftGroup: Record<string, string>): Promise<DirectLab> {
   const labDir = path.join(dir, name);
@@ -104,17 +95,6 @@ async function provision(lab: DirectLab, uuid: string, body: Record<string, unkn
   return waitForState(lab.s, uuid, wanted);
 }
 
-/** The conductor runs in this process: its log lines, as written to stderr. */
-function captureLog(): { lines: string[]; stop(): void } {
-  const lines: string[] = [];
-  const original = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    lines.push(String(chunk));
-    return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stderr.write;
-  return { lines, stop: () => { process.stderr.write = original; } };
-}
-
 const STAMP = '\\d{4}-\\d\\d-\\d\\d-\\d\\d-\\d\\d-\\d\\d';
 
 describe('ramdisk logs in Swift, endpoint from the Keystone catalog', () => {
@@ -124,7 +104,7 @@ describe('ramdisk logs in Swift, endpoint from the Keystone catalog', () => {
 
   before(async () => {
     lab = await logsLab('good', { deploy_logs_swift_container: CONTAINER, deploy_logs_swift_days_to_expire: String(DAYS) },
-      swiftAuth(ironicUser));
+      serviceProjectAuth(ks, ironicUser));
   });
   after(async () => {
     await lab?.stop();
@@ -172,10 +152,10 @@ describe('ramdisk logs in Swift, endpoint from the Keystone catalog', () => {
 
 describe('a Swift or Keystone that refuses the logs', () => {
   const cases: Array<[string, () => Record<string, string>, (uuid: string) => RegExp]> = [
-    ['a project role Swift refuses (reader)', () => swiftAuth(readerUser), (uuid) => new RegExp(
+    ['a project role Swift refuses (reader)', () => serviceProjectAuth(ks, readerUser), (uuid) => new RegExp(
       `Failed to store the logs from the node ${uuid} deployment in Swift\\. Error: Swift operation 'put container' failed: ` +
       `ForbiddenException: 403: Client Error for url: http://127\\.0\\.0\\.1:\\d+/v1/AUTH_[0-9a-f]+/${DEFAULT_CONTAINER}, Forbidden`)],
-    ['a wrong [swift] password', () => swiftAuth(ironicUser, { password: 'wrong' }), (uuid) => new RegExp(
+    ['a wrong [swift] password', () => serviceProjectAuth(ks, ironicUser, { password: 'wrong' }), (uuid) => new RegExp(
       `Unknown error when storing logs from the node ${uuid} deployment\\. Error: The request you have made requires ` +
       'authentication\\. \\(HTTP 401\\) \\(Request-ID: req-[0-9a-f-]+\\)')],
   ];
