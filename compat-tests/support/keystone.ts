@@ -236,6 +236,14 @@ region_name = RegionOne
 `;
 }
 
+/** An ironic.conf keystoneauth group ([swift], [glance]...) logging in as `user` in the `service` project. */
+export function serviceProjectAuth(ks: Keystone, user: KeystoneUser, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    auth_type: 'password', auth_url: ks.url, username: user.name, password: user.password,
+    project_name: 'service', user_domain_id: 'default', project_domain_id: 'default', ...overrides,
+  };
+}
+
 /** Creates the service user that ironicKeystoneConf names. */
 export async function ironicServiceUser(ks: Keystone): Promise<void> {
   await ks.createUser('ironic', { password: 'ironic-service-password', project: 'service', projectRoles: ['admin', 'service'] });

@@ -16,7 +16,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { startKeystone, type Keystone, authtokenOptions } from './keystone';
+import { startKeystone, type Keystone, type KeystoneUser, authtokenOptions } from './keystone';
 import { freePort, stopProcess } from './target';
 
 const run = promisify(execFile);
@@ -227,4 +227,31 @@ export async function startKeystoneAndSwift(): Promise<{ ks: Keystone; swift: Re
   }
   await ks.value.registerService('object-store', 'swift', swift.value.catalogUrl);
   return { ks: ks.value, swift: swift.value };
+}
+
+/** Keystone and Swift for an ironic-ts that writes objects, with the users its tests log in as. */
+export interface SwiftForIronic {
+  ks: Keystone;
+  swift: RealSwift;
+  /** `ironic`, member of `service`: Swift lets it write. */
+  ironicUser: KeystoneUser;
+  /** `watcher`, reader of `service`: Swift refuses its writes. */
+  readerUser: KeystoneUser;
+  /** The `service` project, whose account is AUTH_<id>. */
+  projectId: string;
+  stop(): Promise<void>;
+}
+
+export async function startSwiftForIronic(): Promise<SwiftForIronic> {
+  const { ks, swift } = await startKeystoneAndSwift();
+  try {
+    const ironicUser = await ks.createUser('ironic', { project: 'service', projectRoles: ['member'] });
+    const readerUser = await ks.createUser('watcher', { project: 'service', projectRoles: ['reader'] });
+    const projectId = await ks.createProject('service');
+    return { ks, swift, ironicUser, readerUser, projectId, async stop() { await swift.stop(); await ks.stop(); } };
+  } catch (err) {
+    await swift.stop();
+    await ks.stop();
+    throw err;
+  }
 }

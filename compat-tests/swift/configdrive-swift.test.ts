@@ -19,14 +19,15 @@ import * as zlib from 'node:zlib';
 import {
   availableNode, buildExt4Image, emulatorFor, run, sha256File, startDirectLab, V, waitForState, type DirectLab,
 } from '../../test/drivers/deploy/agent-support';
-import type { Keystone, KeystoneUser } from '../support/keystone';
+import { serviceProjectAuth, type Keystone, type KeystoneUser } from '../support/keystone';
 import { startReferenceIronic } from '../support/reference-ironic';
-import { startKeystoneAndSwift, type RealSwift } from '../support/swift';
+import { startSwiftForIronic, type RealSwift, type SwiftForIronic } from '../support/swift';
 import { freePort } from '../support/target';
 
 const DURATION = 60;
 const CONTAINER = 'ironic_configdrive_container';
 
+let peers: SwiftForIronic;
 let ks: Keystone;
 let swift: RealSwift;
 let ironicUser: KeystoneUser;
@@ -48,23 +49,13 @@ before(async () => {
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'configdrive-swift-'));
   image = await buildExt4Image(dir);
   imageSha = await sha256File(image);
-  ({ ks, swift } = await startKeystoneAndSwift());
-  ironicUser = await ks.createUser('ironic', { project: 'service', projectRoles: ['member'] });
-  readerUser = await ks.createUser('watcher', { project: 'service', projectRoles: ['reader'] });
-  projectId = await ks.createProject('service');
+  peers = await startSwiftForIronic();
+  ({ ks, swift, ironicUser, readerUser, projectId } = peers);
 });
 after(async () => {
-  await swift?.stop();
-  await ks?.stop();
+  await peers?.stop();
   if (dir) await fsp.rm(dir, { recursive: true, force: true });
 });
-
-function swiftAuth(user: KeystoneUser, overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    auth_type: 'password', auth_url: ks.url, username: user.name, password: user.password,
-    project_name: 'service', user_domain_id: 'default', project_domain_id: 'default', ...overrides,
-  };
-}
 
 async function objectStoreLab(name: string, swiftGroup: Record<string, string>): Promise<DirectLab> {
   const labDir = path.join(dir, name);
@@ -105,7 +96,7 @@ describe('configdrive in Swift, endpoint from the Keystone catalog', () => {
 
   before(async () => {
     await setAccountKey('configdrive-key');
-    lab = await objectStoreLab('good', swiftAuth(ironicUser));
+    lab = await objectStoreLab('good', serviceProjectAuth(ks, ironicUser));
   });
   after(async () => {
     await lab?.stop();
@@ -189,9 +180,9 @@ describe('configdrive in Swift, endpoint from the Keystone catalog', () => {
 describe('configdrive upload failures', () => {
   const ourLastErrors = new Map<string, string>();
   const failures: Array<[string, () => Record<string, string>, RegExp]> = [
-    ['a wrong [swift] password', () => swiftAuth(ironicUser, { password: 'wrong' }),
+    ['a wrong [swift] password', () => serviceProjectAuth(ks, ironicUser, { password: 'wrong' }),
       /^Failed to prepare the configdrive\. Exception: The request you have made requires authentication\. \(HTTP 401\) \(Request-ID: req-[0-9a-f-]+\)$/],
-    ['a project role Swift refuses (reader)', () => swiftAuth(readerUser),
+    ['a project role Swift refuses (reader)', () => serviceProjectAuth(ks, readerUser),
       /^Failed to upload the configdrive to Swift: Swift operation 'put container' failed: ForbiddenException: 403: Client Error for url: http:\/\/127\.0\.0\.1:\d+\/v1\/AUTH_[0-9a-f]+\/ironic_configdrive_container, Forbidden$/],
   ];
   for (const [label, group, lastError] of failures) {
@@ -220,7 +211,7 @@ describe('configdrive upload failures', () => {
   it('gives the last_error Ironic 29.0.5 gives for a role Swift refuses, on the same Swift', async () => {
     const refDir = await fsp.mkdtemp(path.join(dir, 'reference-'));
     const env: Record<string, string> = { OS_DEPLOY__CONFIGDRIVE_USE_OBJECT_STORE: 'true' };
-    for (const [name, value] of Object.entries(swiftAuth(readerUser))) env[`OS_SWIFT__${name.toUpperCase()}`] = value;
+    for (const [name, value] of Object.entries(serviceProjectAuth(ks, readerUser))) env[`OS_SWIFT__${name.toUpperCase()}`] = value;
     const reference = await startReferenceIronic({ dir: refDir, port: await freePort(), release: '2025.1', env });
     try {
       const api = async (method: string, route: string, body?: unknown): Promise<Record<string, any>> => {
@@ -252,7 +243,7 @@ describe('configdrive upload failures', () => {
 
   it('fails with Ironic\'s message when the account has no temporary URL key, leaving the uploaded object to expire', async () => {
     await setAccountKey(null);
-    const lab = await objectStoreLab('no-key', swiftAuth(ironicUser));
+    const lab = await objectStoreLab('no-key', serviceProjectAuth(ks, ironicUser));
     try {
       const uuid = await availableNode(lab.s, 'cd-nokey', '52:54:00:5f:00:03', {
         image_source: `file://${image}`, image_os_hash_algo: 'sha256', image_os_hash_value: imageSha,

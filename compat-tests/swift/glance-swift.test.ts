@@ -16,7 +16,7 @@ import {
   availableNode, buildExt4Image, emulatorFor, sha256File, startDirectLab, V, waitForState, type DirectLab,
 } from '../../test/drivers/deploy/agent-support';
 import { startRealGlance, type RealGlance } from '../support/glance';
-import type { Keystone, KeystoneUser } from '../support/keystone';
+import { serviceProjectAuth, type Keystone, type KeystoneUser } from '../support/keystone';
 import { startKeystoneAndSwift, type RealSwift } from '../support/swift';
 
 let ks: Keystone;
@@ -26,13 +26,6 @@ let ironicUser: KeystoneUser;
 let projectId: string;
 let dir: string;
 let lab: DirectLab;
-
-function auth(user: KeystoneUser): Record<string, string> {
-  return {
-    auth_type: 'password', auth_url: ks.url, username: user.name, password: user.password,
-    project_name: 'service', user_domain_id: 'default', project_domain_id: 'default',
-  };
-}
 
 before(async () => {
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'glance-swift-'));
@@ -47,8 +40,8 @@ before(async () => {
   const key = await fetch(swift.accountUrl(projectId), { method: 'POST', headers: { 'X-Auth-Token': token, 'X-Account-Meta-Temp-Url-Key': 'image-key' } });
   assert.equal(key.status, 204);
   lab = await startDirectLab(dir, {
-    glance: { ...auth(ironicUser), endpoint_override: glance.url },
-    swift: auth(ironicUser),
+    glance: { ...serviceProjectAuth(ks, ironicUser), endpoint_override: glance.url },
+    swift: serviceProjectAuth(ks, ironicUser),
     agent: { image_download_source: 'swift' },
   });
 });

@@ -19,6 +19,7 @@ import {
 import type { Task } from './task';
 import type { TaskManager } from './task-manager';
 import { cacheBiosSettings, cacheFirmwareComponents } from './node-cache';
+import { collectAgentLogs, deployLogsCollect } from '../drivers/agent/ramdisk-logs';
 
 /** utils.skip_automated_cleaning: the node's own flag wins over [conductor]automated_clean. */
 function skipAutomatedCleaning(task: Task): boolean {
@@ -122,6 +123,7 @@ async function waitForAgent(task: Task, err: unknown): Promise<boolean> {
 /** Cleaning is over: tear down the ramdisk, then `done` (automated) or `manage` (manual or retired). */
 async function finishCleaning(task: Task, manual: boolean, disableRamdisk: boolean): Promise<void> {
   const node = task.node;
+  if (deployLogsCollect(task.ctx.conf) === 'always' && !disableRamdisk) await collectAgentLogs(task, 'cleaning');
   node.clean_step = null;
   wipeCleaningInternalInfo(task);
   await task.saveNode();
@@ -147,6 +149,8 @@ function cleanFlow(manual: boolean, disableRamdisk: boolean): StepFlow {
     starting: (task, step) => log.info(`Executing ${pyRepr(step)} on node ${task.node.uuid}`),
     async failed(task, step, err) {
       if (await waitForAgent(task, err)) return;
+      // Whatever failed, a ramdisk that ran may say why.
+      if (!disableRamdisk) await collectAgentLogs(task, 'cleaning');
       await cleaningErrorHandler(task, `Node ${task.node.uuid} failed step ${pyRepr(maskForEcho(step))}: ${errorText(err)}`);
     },
     waiting: (task) => task.processEvent('wait', { targetState: manual ? states.MANAGEABLE : null }),

@@ -15,6 +15,7 @@ import { errorText, provisioningErrorHandler, servicingErrorHandler, wipeService
 import { maskForEcho } from '../common/mask';
 import { pyRepr } from '../common/python/repr';
 import { cacheBiosSettings, cacheBootMode, cacheVendor } from './node-cache';
+import { collectAgentLogs, deployLogsCollect } from '../drivers/agent/ramdisk-logs';
 import { nextStepIndex, runSteps, type StepFlow } from './step-runner';
 import { validateUserSteps } from './steps';
 import type { Task } from './task';
@@ -125,6 +126,8 @@ async function finishServicing(task: Task, disableRamdisk: boolean): Promise<voi
   const node = task.node;
   node.service_step = null;
   wipeServiceInternalInfo(task);
+  // After the wipe, as in Ironic 29.0.5: the agent's URL is gone, so the collection only logs its failure.
+  if (deployLogsCollect(task.ctx.conf) === 'always' && !disableRamdisk) await collectAgentLogs(task, 'service');
   await task.saveNode();
   if (!disableRamdisk) {
     try {
@@ -148,6 +151,7 @@ function serviceFlow(disableRamdisk: boolean): StepFlow {
     starting: (task, step) => log.info(`Executing ${pyRepr(step)} on node ${task.node.uuid}`),
     async failed(task, _step, err) {
       if (await waitForAgent(task, err)) return;
+      if (!disableRamdisk) await collectAgentLogs(task, 'service');
       await servicingErrorHandler(task,
         `Node ${task.node.uuid} failed step ${pyRepr(maskForEcho(task.node.service_step ?? {}))}: ${errorText(err)}`);
     },

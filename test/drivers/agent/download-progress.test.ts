@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { availableNode, emulatorFor, sha256File, startDirectLab, V, waitForState, type DirectLab } from '../deploy/agent-support';
+import { availableNode, captureLog, emulatorFor, sha256File, startDirectLab, V, waitForState, type DirectLab } from '../deploy/agent-support';
 
 const SIZE = 4 * 1024 * 1024;
 const CHUNK = 64 * 1024;
@@ -66,16 +66,6 @@ async function pollProgress(lab: DirectLab, uuid: string): Promise<{ seen: Array
     if (Date.now() > deadline) throw new Error(`node stuck in ${r.json.provision_state}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-function captureLog(): { lines: string[]; stop(): void } {
-  const lines: string[] = [];
-  const original = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    lines.push(String(chunk));
-    return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stderr.write;
-  return { lines, stop: () => { process.stderr.write = original; } };
 }
 
 describe('image download progress', () => {

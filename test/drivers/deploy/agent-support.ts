@@ -184,3 +184,14 @@ export async function nodeId(s: TestServer, uuid: string): Promise<number> {
   const row = await s.db.knex('nodes').where({ uuid }).first('id') as { id: number };
   return row.id;
 }
+
+/** The conductor runs in the test's process: its log lines as written to stderr, until stop(). */
+export function captureLog(): { lines: string[]; stop(): void } {
+  const lines: string[] = [];
+  const original = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    lines.push(String(chunk));
+    return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof process.stderr.write;
+  return { lines, stop: () => { process.stderr.write = original; } };
+}
