@@ -61,6 +61,7 @@ test('neutron-server killed while the node waits on its bound provisioning port:
   assert.deepEqual(await lab.neutron.listPorts({ 'binding:host_id': uuid }), [], 'no port bound to the node once it is available');
   assert.equal((await lab.neutron.showPort(vif))?.['binding:host_id'], '');
 
+  await lab.setImage(uuid);
   await lab.bm(['node', 'deploy', uuid]);
   await lab.waitState(uuid, 'wait call-back');
   assertBound((await lab.portsOn(lab.provisioningNet, mac))[0], uuid, llc, 'provisioning port of the second deploy');

@@ -37,6 +37,8 @@ export interface NeutronLab {
   portsOn(network: string, mac: string): Promise<NeutronRow[]>;
   /** An agent (with a sparse disk at `disk`) for the node's MAC while body runs. */
   withAgent<T>(mac: string, disk: string, body: () => Promise<T>): Promise<T>;
+  /** The deploy image in the node's instance_info (which undeploy wipes). */
+  setImage(uuid: string): Promise<void>;
   /** A node with one port (mac, local link information) and the image in instance_info, manageable. */
   enroll(name: string, iface: 'neutron' | 'flat', mac: string, llc: Record<string, string>): Promise<string>;
   /** provide without cleaning (the undeploy cleans), then automated cleaning for that undeploy. */
@@ -143,9 +145,14 @@ function labHandle(base: LabBase): NeutronLab {
     assert.equal(res.code, 0, `baremetal ${args.join(' ')}: ${res.stderr}`);
     return res.stdout;
   };
+  const setImage = async (uuid: string): Promise<void> => {
+    await bm(['node', 'set', uuid, '--instance-info', `image_source=file://${image}`, '--instance-info', 'image_os_hash_algo=sha256',
+      '--instance-info', `image_os_hash_value=${await sha256File(image)}`]);
+  };
   return {
     ...base,
     bm,
+    setImage,
     async node(uuid) {
       return parseJson<Record<string, any>>(await DEBIAN13_CLIENTS.baremetal(target.url, ['node', 'show', uuid, '-f', 'json'], API));
     },
@@ -179,8 +186,7 @@ function labHandle(base: LabBase): NeutronLab {
         '--name', name, '--deploy-interface', 'direct', '--boot-interface', 'ipxe', '--management-interface', 'noop', '--network-interface', iface,
         '--driver-info', `deploy_kernel=file://${dir}/deploy.kernel`, '--driver-info', `deploy_ramdisk=file://${dir}/deploy.initramfs`,
         '-f', 'json'], API));
-      await bm(['node', 'set', created.uuid, '--instance-info', `image_source=file://${image}`, '--instance-info', 'image_os_hash_algo=sha256',
-        '--instance-info', `image_os_hash_value=${await sha256File(image)}`]);
+      await setImage(created.uuid);
       await bm(['port', 'create', mac, '--node', created.uuid, '--pxe-enabled', 'true',
         ...Object.entries(llc).flatMap(([k, v]) => ['--local-link-connection', `${k}=${v}`])]);
       await bm(['node', 'manage', created.uuid, '--wait', '60']);
