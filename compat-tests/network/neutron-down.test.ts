@@ -6,8 +6,8 @@
  * (log_and_raise_deployment_error, set_failed_state) the node ends in `deploy failed`, powered
  * off, with last_error naming the step and keystoneauth's failure. Nothing more is done to
  * Neutron then: once Neutron is back the provisioning port is still there, bound, until undeploy's
- * tear down removes it; after the cleaning that follows no port is bound to the node, and it
- * deploys again. Real Keystone, Neutron 26 and the baremetal CLI (neutron-lab.ts).
+ * tear down removes it (and detaches the VIF); after the cleaning that follows no port is bound to
+ * the node, and it deploys again. Real Keystone, Neutron 26 and the baremetal CLI (neutron-lab.ts).
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -60,7 +60,10 @@ test('neutron-server killed while the node waits on its bound provisioning port:
   await lab.withAgent(mac, disk, () => lab.waitState(uuid, 'available'));
   assert.deepEqual(await lab.neutron.listPorts({ 'binding:host_id': uuid }), [], 'no port bound to the node once it is available');
   assert.equal((await lab.neutron.showPort(vif))?.['binding:host_id'], '');
+  assert.deepEqual(JSON.parse(await lab.bm(['node', 'vif', 'list', uuid, '-f', 'json'])), [], 'tear down detached the VIF');
 
+  // Deployed again, as the user would: the VIF attached anew, the image given again.
+  await lab.bm(['node', 'vif', 'attach', uuid, vif]);
   await lab.setImage(uuid);
   await lab.bm(['node', 'deploy', uuid]);
   await lab.waitState(uuid, 'wait call-back');
