@@ -110,13 +110,14 @@ def make_image_meta(image_id):
         'min_disk': 0, 'min_ram': 0, 'size': 1024, 'status': 'active', 'properties': {}})
 
 
-def make_network_info(vif_id, mac):
-    """What Neutron would have given the compute manager for one port on a flat network."""
+def make_network_info(vif_id, mac, network_id=None, cidr='192.0.2.0/24', ip='192.0.2.10', gateway='192.0.2.1'):
+    """What Neutron would have given the compute manager for one port on a flat network (a real
+    port's network, subnet and address where given)."""
     from nova.network import model
-    subnet = model.Subnet(cidr='192.0.2.0/24', gateway=model.IP(address='192.0.2.1', type='gateway'),
-                          ips=[model.FixedIP(address='192.0.2.10')],
+    subnet = model.Subnet(cidr=cidr, gateway=model.IP(address=gateway, type='gateway'),
+                          ips=[model.FixedIP(address=ip)],
                           dns=[model.IP(address='192.0.2.2', type='dns')], version=4)
-    network = model.Network(id=str(uuid.uuid4()), bridge='br-compat', label='compat-net', subnets=[subnet],
+    network = model.Network(id=network_id or str(uuid.uuid4()), bridge='br-compat', label='compat-net', subnets=[subnet],
                             meta={'mtu': 1500})
     vif = model.VIF(id=vif_id, address=mac, network=network, type='other', vnic_type='baremetal',
                     active=True, details={})

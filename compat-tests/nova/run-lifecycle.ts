@@ -37,16 +37,22 @@ export type LifecycleResults = Record<string, StepResult>;
 export class LifecycleScriptError extends Error {}
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
-const SCRIPT_DIR = path.join(REPO, 'compat-tests', 'nova');
+/** Where the Nova scripts are (nova_env.py, ironic_http.py and the drivers of the driver). */
+export const SCRIPT_DIR = path.join(REPO, 'compat-tests', 'nova');
 const SCRIPT = path.join(SCRIPT_DIR, 'nova_lifecycle.py');
 
 /** Which Nova: Debian 12's (26, python-ironicclient) on this machine or Debian 13's (31, openstacksdk) in its root. */
 export type NovaRelease = 'nova-26' | 'nova-31';
 
 /** The Python command for a release; Nova 31 runs in the Debian 13 root with the folders it reads bound in. */
-function pythonCommand(release: NovaRelease, binds: string[]): [string, string[]] {
-  if (release === 'nova-26') return ['/usr/bin/python3', [SCRIPT]];
-  return inDebian13(binds, '/usr/bin/python3', [SCRIPT]);
+export function pythonCommand(release: NovaRelease, binds: string[], script = SCRIPT): [string, string[]] {
+  if (release === 'nova-26') return ['/usr/bin/python3', [script]];
+  return inDebian13(binds, '/usr/bin/python3', [script]);
+}
+
+/** The scripts' environment: a scratch HOME (ironicclient and openstacksdk cache discovery data there), no __pycache__ in the tree. */
+export function scriptEnv(work: string, env: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', HOME: work, LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', ...env };
 }
 
 /** Builds (first time) the Debian 13 root with Nova 31 and the ISO tool its config drive needs. */
@@ -80,8 +86,7 @@ function runPython([file, args]: [string, string[]], work: string, env: Record<s
       file,
       args,
       {
-        // A scratch HOME (ironicclient and openstacksdk cache discovery data there); no __pycache__ in the tree.
-        env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', HOME: work, LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', ...env },
+        env: scriptEnv(work, env),
         timeout: 240000,
         maxBuffer: 64 * 1024 * 1024,
       },

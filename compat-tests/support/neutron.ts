@@ -77,6 +77,10 @@ export interface RealNeutron {
   showPort(id: string): Promise<NeutronRow | null>;
   listPorts(query?: Record<string, string>): Promise<NeutronRow[]>;
   createSecurityGroup(name: string): Promise<NeutronRow>;
+  /** neutron-server killed (an outage); its database and port are kept for restart(). */
+  kill(): Promise<void>;
+  /** neutron-server started again after kill(), on the same port and database. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -227,6 +231,17 @@ async function waitUp(url: string, pid: number, logFile: string, auth: () => Pro
   throw new Error(`neutron-server did not come up at ${url}:\n${log.slice(-4000)}`);
 }
 
+/** Until nothing answers at url (an API worker may outlive its parent by a moment). */
+async function waitDown(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const answered = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(() => true, () => false);
+    if (!answered) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`neutron-server still answers at ${url} after it was killed`);
+}
+
 /**
  * Without `keystone`, noauth with every caller an admin; with it, keystonemiddleware and Neutron's
  * default policies (a token with the admin role is an admin).
@@ -247,20 +262,23 @@ export async function startNeutron(keystone?: NeutronKeystone): Promise<RealNeut
     await mysql([db], await fsp.readFile(dump, 'utf8'));
     const port = await freePort();
     await fsp.writeFile(path.join(dir, 'neutron.conf'), neutronConf(dir, port, `mysql+pymysql://root@127.0.0.1:3306/${db}`, keystone));
-    const [cmd, argv, env] = python(dir, site, SERVER, confArgs(dir));
-    const out = fs.openSync(path.join(dir, 'stdout.log'), 'a');
-    const child = spawn(cmd, argv, { env, detached: true, stdio: ['ignore', out, out] });
-    fs.closeSync(out);
-    child.unref();
-    pid = child.pid ?? 0;
     const url = `http://127.0.0.1:${port}`;
     const auth = async (): Promise<Record<string, string>> => (keystone ? { 'X-Auth-Token': await keystone.token() } : {});
-    await waitUp(url, pid, path.join(dir, 'neutron.log'), auth);
-    return neutronHandle(url, dir, auth, async () => {
-      await killGroup(pid);
+    const launch = async (): Promise<void> => {
+      pid = spawnServer(dir, site);
+      await waitUp(url, pid, path.join(dir, 'neutron.log'), auth);
+    };
+    await launch();
+    const kill = async (): Promise<void> => {
+      if (pid) await killGroup(pid);
+      pid = 0;
+      await waitDown(url);
+    };
+    return neutronHandle(url, dir, auth, { kill, restart: launch, stop: async () => {
+      await kill();
       await mysql(['-e', `DROP DATABASE IF EXISTS ${db}`]).catch(() => undefined);
       await fsp.rm(dir, { recursive: true, force: true });
-    });
+    } });
   } catch (err) {
     if (pid) await killGroup(pid);
     await mysql(['-e', `DROP DATABASE IF EXISTS ${db}`]).catch(() => undefined);
@@ -268,7 +286,23 @@ export async function startNeutron(keystone?: NeutronKeystone): Promise<RealNeut
   }
 }
 
-function neutronHandle(url: string, dir: string, auth: () => Promise<Record<string, string>>, stop: () => Promise<void>): RealNeutron {
+/** neutron-server in the background, its output appended to the run's stdout.log; its pid. */
+function spawnServer(dir: string, site: string): number {
+  const [cmd, argv, env] = python(dir, site, SERVER, confArgs(dir));
+  const out = fs.openSync(path.join(dir, 'stdout.log'), 'a');
+  const child = spawn(cmd, argv, { env, detached: true, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  child.unref();
+  return child.pid ?? 0;
+}
+
+interface ServerControl {
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function neutronHandle(url: string, dir: string, auth: () => Promise<Record<string, string>>, control: ServerControl): RealNeutron {
   async function api<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
     const res = await fetch(`${url}/v2.0${apiPath}`, {
       method, headers: { 'Content-Type': 'application/json', ...await auth() }, body: body === undefined ? undefined : JSON.stringify(body),
@@ -278,7 +312,7 @@ function neutronHandle(url: string, dir: string, auth: () => Promise<Record<stri
     return (text ? JSON.parse(text) : {}) as T;
   }
   return {
-    url, dir, api, stop,
+    url, dir, api, ...control,
     async createNetwork(input) {
       const type = input.type ?? 'flat';
       const network = (await api<{ network: NeutronRow }>('POST', '/networks', { network: {

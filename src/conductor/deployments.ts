@@ -11,8 +11,9 @@ import { log } from '../common/log';
 import * as states from '../common/states';
 import { templatesByNames } from '../db/repositories/conductor-trait-queries';
 import type { DeployRequest, Step } from '../rpc/conductor-api';
+import { DeploymentFailedState } from '../drivers/deploy/deployment-error';
 import { storeConfigdrive } from './configdrive-store';
-import { deployingErrorHandler, errorText, provisioningErrorHandler, wipeDeployInternalInfo } from './error-handlers';
+import { deployingErrorHandler, errorText, provisioningErrorHandler, setFailedState, wipeDeployInternalInfo } from './error-handlers';
 import { isActionable } from './fsm';
 import { pyRepr } from '../common/python/repr';
 import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-validation';
@@ -144,6 +145,11 @@ const DEPLOY_FLOW: StepFlow = {
   kind: 'deploy',
   waitState: states.DEPLOYWAIT,
   async failed(task, step, err) {
+    // The step failed the deployment as Ironic's driver does itself (set_failed_state).
+    if (err instanceof DeploymentFailedState) {
+      if (task.node.provision_state !== states.DEPLOYFAIL) await setFailedState(task, err.message);
+      return;
+    }
     const id = `${step.interface}.${step.step}`;
     const logmsg = `Node ${task.node.uuid} failed deploy step ${pyRepr(task.node.deploy_step)}: ${errorText(err)}`;
     const userMsg = err instanceof IronicError

@@ -2,7 +2,7 @@
  * What happens to a node when work on it fails (conductor/utils.py *_error_handler): the
  * last_error texts, node_history events, fault/maintenance flags and the `fail` transition.
  */
-import { NoFreeConductorWorker } from '../common/errors';
+import { InvalidState, NoFreeConductorWorker } from '../common/errors';
 import { log } from '../common/log';
 import * as states from '../common/states';
 import { fastTrackAble } from '../drivers/agent/fast-track';
@@ -109,6 +109,29 @@ export async function deployingErrorHandler(task: Task, logmsg: string, errmsg?:
   if (cleanupErr) await task.recordHistory(cleanupErr, states.HISTORY_DEPLOYING, true);
   await task.saveNode();
   await task.processEvent('fail');
+}
+
+/**
+ * deploy_utils.set_failed_state: deploy failed without the deploy clean up, then powered off
+ * ([deploy]power_off_after_deploy_failure); last_error is the message, whatever the power action did.
+ */
+export async function setFailedState(task: Task, msg: string): Promise<void> {
+  try {
+    await deployingErrorHandler(task, msg, msg, false);
+  } catch (err) {
+    if (!(err instanceof InvalidState)) throw err;
+    log.error(`Internal error. Node ${task.node.uuid} in provision state "${task.node.provision_state}" could not transition to a failed state.`);
+  }
+  if (task.ctx.conf.bool('deploy', 'power_off_after_deploy_failure')) {
+    try {
+      await task.powerAction(states.POWER_OFF);
+    } catch (err) {
+      log.error(`Node ${task.node.uuid} failed to power off while handling deploy failure (${errorText(err)}). This may be a serious ` +
+        'condition. Node should be removed from Ironic or put in maintenance mode until the problem is resolved.');
+    }
+  }
+  task.node.last_error = msg;
+  await task.saveNode();
 }
 
 /** cleaning_error_handler: clean failed (+ maintenance/fault when a step was running). */

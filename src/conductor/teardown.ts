@@ -2,7 +2,7 @@
  * Tear down (manager._do_node_tear_down): deploy clean-up, instance data removed, then `clean`
  * into cleaning, which ends in available (automated cleaning may run no steps at all).
  */
-import { InvalidStateRequested, NodeProtected } from '../common/errors';
+import { InvalidStateRequested, NetworkError, NodeProtected, VifNotAttached } from '../common/errors';
 import { log } from '../common/log';
 import * as allocationsRepo from '../db/repositories/allocations';
 import * as states from '../common/states';
@@ -48,8 +48,10 @@ export async function tearDownInstance(task: Task): Promise<boolean> {
     log.error(msg);
     await task.recordHistory(msg, states.HISTORY_UNPROVISION, true);
     await task.processEvent('fail');
+    await removeVifsFromNode(task);
     return false;
   }
+  await removeVifsFromNode(task);
   const info = { ...(node.driver_internal_info ?? {}) };
   for (const k of ['instance', 'root_uuid_or_disk_id', 'is_whole_disk_image', 'is_source_a_path', 'deploy_boot_mode']) delete info[k];
   node.driver_internal_info = info;
@@ -61,6 +63,27 @@ export async function tearDownInstance(task: Task): Promise<boolean> {
   await destroyAllocation(task);
   log.info(`Successfully unprovisioned node ${node.uuid}.`);
   return true;
+}
+
+/**
+ * network.remove_vifs_from_node (in _do_node_tear_down's finally): the instance's VIFs are
+ * detached, so Nova's destroy, which leaves that to Ironic's tear down, finds them gone.
+ */
+async function removeVifsFromNode(task: Task): Promise<void> {
+  for (const { id } of await task.driver.network.vifList(task)) {
+    try {
+      await task.driver.network.vifDetach(task, id);
+    } catch (err) {
+      if (err instanceof VifNotAttached) {
+        log.warning(`While removing records of VIF attachments from node ${task.node.uuid}, we received indication that VIF ${id} ` +
+          'is no longer attached. This should not happen under normal circumstances.');
+      } else if (err instanceof NetworkError) {
+        log.error(`For node ${task.node.uuid}, an error occurred while removing a VIF record for VIF ${id}. Error: ${err.message}`);
+      } else {
+        throw err;
+      }
+    }
+  }
 }
 
 /** The instance's allocation goes with it: the API then answers 404 for it and the node has none. */

@@ -158,7 +158,7 @@ export class NeutronClient {
         }
         // Ironic's client discovers an unversioned endpoint's version first, on every new session.
         if (discovered) throw discoveryFailure(endpoint);
-        throw new NeutronUnreachable(err.message);
+        throw new NeutronUnreachable(err.timedOut ? 'ConnectTimeout' : 'ConnectFailure', err.message);
       }
       if (res.status === 503 && statusAttempt < this.statusRetry.retries) {
         await sleep(backoffMs(this.statusRetry, statusAttempt++));

@@ -33,15 +33,16 @@ export class NeutronDuplicate extends NeutronApiError {
  * OpenStackCloudException` catches it and the operation fails with its bare message.
  */
 export class NeutronUnreachable extends Error {
-  constructor(message: string) {
+  /** name: keystoneauth's class, which Ironic names in messages such as `%(cls)s: %(error)s`. */
+  constructor(name: 'ConnectFailure' | 'ConnectTimeout' | 'DiscoveryFailure', message: string) {
     super(message);
-    this.name = 'NeutronUnreachable';
+    this.name = name;
   }
 }
 
 /** DiscoveryFailure's message: the unversioned endpoint could not be asked for its versions. */
 export function discoveryFailure(endpoint: string): NeutronUnreachable {
-  return new NeutronUnreachable(`Unable to find a version discovery document at ${endpoint}, the service is unavailable or misconfigured. ` +
+  return new NeutronUnreachable('DiscoveryFailure', `Unable to find a version discovery document at ${endpoint}, the service is unavailable or misconfigured. ` +
     'Required version range (any - any), version hack disabled.');
 }
 

@@ -8,6 +8,7 @@ import * as states from '../../common/states';
 import { getConfigDriveImage, type ConfigDriveInput } from '../../images/configdrive';
 import { isGlanceImage } from '../../images/glance/image-ref';
 import type { DriverTask, JsonObject } from '../base';
+import { deploymentError } from '../deploy/deployment-error';
 import { AgentClient, commandErrorText } from './client';
 import { executeInbandDeployStep } from './heartbeat';
 import { removeHttpInstanceImage } from './instance-image';
@@ -181,6 +182,8 @@ export async function tearDownAgent(task: DriverTask, client: AgentClient): Prom
       await task.powerAction(states.POWER_OFF);
     }
   } catch (err) {
-    throw new InstanceDeployFailure(`Error rebooting node ${node.uuid} after deploy. ${(err as Error).name}: ${(err as Error).message}`);
+    // set_failed_state(collect_logs=True): the logs of the failure, where they are collected on failure.
+    if (deployLogsCollect(task.ctx.conf) !== 'never') await collectRamdiskLogs(task, client);
+    throw deploymentError(task, `Error rebooting node ${node.uuid} after deploy. ${(err as Error).name}: ${(err as Error).message}`);
   }
 }

@@ -26,6 +26,7 @@ import {
 } from '../agent/instance-image';
 import { prepareInbandService, tearDownInbandService } from '../agent/inband-service';
 import { agentServiceSteps, isAgentServiceStep } from '../agent/service-steps';
+import { deploymentError } from './deployment-error';
 import { switchToTenantNetwork } from './tenant-network';
 import { lookupTable } from '../../common/own-keys';
 import { populateStorageDriverInternalInfo, tearDownStorageConfiguration } from '../storage/boot-volume';
@@ -141,11 +142,15 @@ async function deployStep(task: DriverTask): Promise<string | null> {
 }
 
 async function bootInstance(task: DriverTask): Promise<void> {
-  // Never powered off after the deploy (tear_down_agent locked the agent down): reset it now.
-  if (task.node.disable_power_off) {
-    await task.powerAction(states.REBOOT);
-  } else if ((await task.driver.power.getSupportedPowerStates(task)).includes(states.POWER_ON)) {
-    await task.powerAction(states.POWER_ON);
+  try {
+    // Never powered off after the deploy (tear_down_agent locked the agent down): reset it now.
+    if (task.node.disable_power_off) {
+      await task.powerAction(states.REBOOT);
+    } else if ((await task.driver.power.getSupportedPowerStates(task)).includes(states.POWER_ON)) {
+      await task.powerAction(states.POWER_ON);
+    }
+  } catch (err) {
+    throw deploymentError(task, `Error booting node ${task.node.uuid} after deploy. ${(err as Error).name}: ${(err as Error).message}`);
   }
 }
 

@@ -74,6 +74,8 @@ test('Neutron unreachable: DiscoveryFailure for an unversioned endpoint, Connect
   assert.ok(discovery instanceof NeutronUnreachable && !(discovery instanceof NeutronApiError));
   assert.equal((discovery as Error).message, `Unable to find a version discovery document at ${dead}, the service is unavailable or misconfigured. ` +
     'Required version range (any - any), version hack disabled.');
+  assert.equal((discovery as Error).name, 'DiscoveryFailure', 'keystoneauth\'s class, as Ironic names it in messages');
   const connect = await client({ endpoint_override: `${dead}/v2.0` }).getPort('x').catch((e: unknown) => e);
   assert.match((connect as Error).message, /^Unable to establish connection to http:\/\/127\.0\.0\.1:9\/v2\.0\/ports\/x: /);
+  assert.equal((connect as Error).name, 'ConnectFailure');
 });
