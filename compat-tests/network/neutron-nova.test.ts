@@ -1,10 +1,10 @@
 /**
  * Nova 31's ironic driver (Debian 13's python3-nova, unmodified; nova_neutron.py) with a real
  * Neutron: the instance's VIF is a port made on the tenant network, and the network_info the
- * driver gets carries that port. The node has the `neutron` network interface (neutron-lab.ts:
+ * driver gets carries that port. A node with the `neutron` network interface, then one with `flat` (neutron-lab.ts:
  * Keystone, Neutron 26, ironic-ts, the IPA emulator). At each stage Neutron's API shows what
- * Ironic leaves: while the spawn waits in `wait call-back`, a provisioning port bound to the node;
- * once spawned, that port gone and the tenant port bound (host the node's uuid, vnic baremetal,
+ * Ironic leaves: while the spawn waits in `wait call-back`, a provisioning port bound to the node
+ * (flat: the tenant port itself bound); once spawned, no provisioning port and the tenant port bound (host the node's uuid, vnic baremetal,
  * the node port's local link information); after destroy, the tenant port unbound and the VIF
  * detached, the cleaning port gone once the node is available.
  */
@@ -75,15 +75,49 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null>, run: Nov
   return assert.fail(`${what}: not reached${ended ? `; nova_neutron.py ended:\n${(await run.exited).stderr}` : ''}`);
 }
 
-test('Nova 31 spawns and destroys with a real Neutron port as the VIF, neutron network interface', { timeout: 15 * 60_000 }, async () => {
-  const mac = '52:54:00:6e:00:21';
-  const llc = LLC(21);
-  const disk = path.join(lab.dir, 'nova.disk');
-  const uuid = await lab.enroll('nn-nova', 'neutron', mac, llc);
+/** What each interface leaves on the tenant port while provisioning and once spawned. */
+const EXPECT = {
+  /** A provisioning port of its own is bound; the tenant port waits unbound, its MAC reset (reset_mac). */
+  async neutron(uuid: string, mac: string, llc: Record<string, string>, vif: string): Promise<void> {
+    const provisioning = await lab.portsOn(lab.provisioningNet, mac);
+    assert.equal(provisioning.length, 1, 'one provisioning port while Nova\'s spawn waits');
+    assertBound(provisioning[0], uuid, llc, 'provisioning port');
+    const during = await lab.neutron.showPort(vif);
+    assert.equal(during?.['binding:host_id'], '', 'tenant port unbound while provisioning');
+    assert.notEqual(during?.mac_address, mac, 'tenant port MAC reset while provisioning');
+  },
+  /** No provisioning port: the tenant port itself is bound to the node for the ramdisk. */
+  async flat(uuid: string, mac: string, _llc: Record<string, string>, vif: string): Promise<void> {
+    assert.deepEqual(await lab.portsOn(lab.provisioningNet, mac), [], 'flat makes no provisioning port');
+    const during = await lab.neutron.showPort(vif);
+    assert.equal(during?.['binding:host_id'], uuid, 'tenant port bound to the node while provisioning');
+    assert.equal(during?.['binding:vnic_type'], 'baremetal');
+    assert.equal(during?.mac_address, mac);
+  },
+};
+
+/** The spawned tenant port: neutron binds it with the switch port, flat with the node alone. */
+function assertSpawnedPort(iface: Iface, bound: Phase | null, uuid: string, llc: Record<string, string>): void {
+  if (iface === 'neutron') assertBound(bound, uuid, llc, 'tenant port once spawned');
+  assert.equal(bound?.['binding:host_id'], uuid, 'tenant port bound to the node once spawned');
+  assert.equal(bound?.['binding:vnic_type'], 'baremetal');
+}
+
+type Iface = keyof typeof EXPECT;
+
+for (const [iface, n] of [['neutron', 21], ['flat', 22]] as const) {
+  test(`Nova 31 spawns and destroys with a real Neutron port as the VIF, ${iface} network interface`, { timeout: 15 * 60_000 }, () => novaLifecycle(iface, n));
+}
+
+async function novaLifecycle(iface: Iface, n: number): Promise<void> {
+  const mac = `52:54:00:6e:00:${n}`;
+  const llc = LLC(n);
+  const disk = path.join(lab.dir, `nova-${iface}.disk`);
+  const uuid = await lab.enroll(`nn-nova-${iface}`, iface, mac, llc);
   await lab.provide(uuid);
   // Nova schedules nothing to a node whose power state is unknown.
   await lab.bm(['node', 'power', 'off', uuid]);
-  const vif = await lab.neutron.createPort(lab.tenantNet, { name: 'nova-vif' });
+  const vif = await lab.neutron.createPort(lab.tenantNet, { name: `nova-vif-${iface}` });
   const subnet = (await lab.neutron.api<{ subnet: Record<string, unknown> }>('GET', `/subnets/${(vif.fixed_ips as { subnet_id: string }[])[0].subnet_id}`)).subnet;
   assert.equal(vif['binding:vnic_type'], 'normal', 'a port as a user makes it');
 
@@ -98,13 +132,7 @@ test('Nova 31 spawns and destroys with a real Neutron port as the VIF, neutron n
       const shown = await fetch(`${lab.target.url}/v1/nodes/${uuid}`, { headers: { 'X-OpenStack-Ironic-API-Version': '1.96' } }).then((r) => r.json()) as Phase;
       return shown.provision_state === 'wait call-back' ? shown : null;
     }, run);
-    const provisioning = await lab.portsOn(lab.provisioningNet, mac);
-    assert.equal(provisioning.length, 1, 'one provisioning port while Nova\'s spawn waits');
-    assertBound(provisioning[0], uuid, llc, 'provisioning port');
-    const during = await lab.neutron.showPort(String(vif.id));
-    assert.equal(during?.['binding:host_id'], '', 'tenant port unbound while provisioning');
-    // unconfigure_tenant_networks reset its MAC (reset_mac) before the provisioning network was added.
-    assert.notEqual(during?.mac_address, mac, 'tenant port MAC reset while provisioning');
+    await EXPECT[iface](uuid, mac, llc, String(vif.id));
 
     await lab.withAgent(mac, disk, async () => {
       const spawned = await run.next();
@@ -114,7 +142,7 @@ test('Nova 31 spawns and destroys with a real Neutron port as the VIF, neutron n
       assert.deepEqual(spawned.vifs, [vif.id], 'Nova attached the Neutron port as the VIF');
       assert.deepEqual(await lab.portsOn(lab.provisioningNet, mac), [], 'provisioning port gone once active');
       const bound = await lab.neutron.showPort(String(vif.id));
-      assertBound(bound, uuid, llc, 'tenant port once spawned');
+      assertSpawnedPort(iface, bound, uuid, llc);
       assert.equal(bound?.mac_address, mac, 'the tenant port has the node port\'s MAC');
 
       run.proceed();
@@ -136,4 +164,4 @@ test('Nova 31 spawns and destroys with a real Neutron port as the VIF, neutron n
     if (run.child.exitCode === null) run.child.kill('SIGKILL');
     fs.rmSync(work, { recursive: true, force: true });
   }
-});
+}
