@@ -6,7 +6,7 @@
 import * as states from '../common/states';
 import type { HeartbeatOutcome } from '../drivers/base';
 import { continueNodeClean, restartNodeClean, resumeCleaning, startNodeClean } from './continue-clean';
-import { cleaningErrorHandler, deployingErrorHandler, errorText, servicingErrorHandler } from './error-handlers';
+import { cleaningErrorHandler, deployingErrorHandler, errorText, servicingErrorHandler, setFailedState } from './error-handlers';
 import { finishRescue, rescuingErrorHandler } from './rescue-finish';
 import { continueNodeService, startNodeService } from './servicing';
 import type { Task } from './task';
@@ -22,7 +22,8 @@ async function actOnDeploy(task: Task, outcome: Outcome, continueNodeDeploy: (ta
       await deployingErrorHandler(task, `Unexpected error when processing next deploy step: ${errorText(err)}`);
     }
   } else if (outcome.action === 'fail-deploy' && [states.DEPLOYING, states.DEPLOYWAIT].includes(task.node.provision_state ?? '')) {
-    await deployingErrorHandler(task, outcome.message);
+    if (outcome.setFailedState) await setFailedState(task, outcome.message);
+    else await deployingErrorHandler(task, outcome.message);
   }
 }
 

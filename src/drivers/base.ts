@@ -161,7 +161,13 @@ export interface DeployInterface extends BaseInterface {
 }
 
 export type HeartbeatOutcome =
-  | { action: 'continue-deploy' } | { action: 'fail-deploy'; message: string }
+  | { action: 'continue-deploy' }
+  /**
+   * The deploy fails: through deploying_error_handler for a step the agent reports failed, or
+   * through set_failed_state (no deploy clean up, a power off) when the heartbeat itself broke
+   * or the node went into maintenance.
+   */
+  | { action: 'fail-deploy'; message: string; setFailedState?: boolean }
   /** First heartbeat in `clean wait`: the agent's steps are cached, set the node's clean steps and run them. */
   | { action: 'start-clean'; errorPrefix: string }
   /** An in-band clean step ended; resetSteps: recompute the step list first (automated cleaning, new agent). */

@@ -70,7 +70,7 @@ async function heartbeatDeployWait(task: DriverTask, client: AgentClient): Promi
     if ([states.DEPLOYING, states.DEPLOYWAIT].includes(node.provision_state ?? '') && deployLogsCollect(task.ctx.conf) !== 'never') {
       await collectRamdiskLogs(task, client);
     }
-    return { action: 'fail-deploy', message: lastError };
+    return { action: 'fail-deploy', message: lastError, setFailedState: true };
   }
 }
 
@@ -84,7 +84,7 @@ function heartbeatInMaintenance(task: DriverTask): HeartbeatOutcome {
         errmsg: 'Cleaning aborted as node is in maintenance mode' };
     }
     if ([states.DEPLOYING, states.DEPLOYWAIT].includes(state)) {
-      return { action: 'fail-deploy', message: 'Deploy aborted as node is in maintenance mode' };
+      return { action: 'fail-deploy', message: 'Deploy aborted as node is in maintenance mode', setFailedState: true };
     }
     if ([states.RESCUING, states.RESCUEWAIT].includes(state)) {
       return { action: 'fail-rescue', message: 'Rescue aborted as node is in maintenance mode' };

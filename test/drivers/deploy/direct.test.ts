@@ -276,6 +276,34 @@ describe('direct deploy: an image written by an agent emulator', () => {
     await waitForState(lab.s, uuid, ['available', 'clean failed', 'error']);
   });
 
+  it('fails through set_failed_state when a heartbeat breaks: no agent answers at its callback URL, the node is powered off', async () => {
+    const mac = '52:54:00:aa:00:07';
+    const uuid = await availableNode(lab.s, 'direct-gone', mac, { image_source: `file://${image}`,
+      image_os_hash_algo: 'sha256', image_os_hash_value: imageSha });
+    const deploy = await lab.s.request('PUT', `/v1/nodes/${uuid}/states/provision`, { version: V, body: { target: 'active' } });
+    assert.equal(deploy.status, 202, deploy.text);
+    for (let i = 0; i < 300 && (await lab.s.request('GET', `/v1/nodes/${uuid}`, { version: V })).json.provision_state !== 'wait call-back'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // The agent looks up and heartbeats, then is gone before the conductor asks it for its steps.
+    const lookup = await lab.s.request('GET', `/v1/lookup?addresses=${mac}`, { version: V });
+    assert.equal(lookup.status, 200, lookup.text);
+    const dead = createServer();
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+    const deadPort = (dead.address() as AddressInfo).port;
+    await new Promise((resolve) => dead.close(resolve));
+    const beat = await lab.s.request('POST', `/v1/heartbeat/${uuid}`, { version: V, body: {
+      callback_url: `http://127.0.0.1:${deadPort}`, agent_token: lookup.json.config.agent_token, agent_version: '10.2.0' } });
+    assert.equal(beat.status, 202, beat.text);
+    const failed = await waitForState(lab.s, uuid, ['deploy failed']);
+    assert.match(String(failed.last_error), /^Failed to load in-band deploy steps: Connection to agent failed: /);
+    // Ironic 29.0.5's _heartbeat_deploy_wait: set_failed_state powers the node off (power_off_after_deploy_failure).
+    assert.equal(failed.power_state, 'power off');
+    const del = await lab.s.request('PUT', `/v1/nodes/${uuid}/states/provision`, { version: V, body: { target: 'deleted' } });
+    assert.equal(del.status, 202, del.text);
+    await waitForState(lab.s, uuid, ['available', 'clean failed', 'error']);
+  });
+
   it('refuses heartbeats without a version or with a token the node did not hand out', async () => {
     const uuid = await availableNode(lab.s, 'direct-hb', '52:54:00:aa:00:05', { image_source: `file://${image}` });
     const fault = (r: { json: { error_message: string } }) => JSON.parse(r.json.error_message).faultstring;
