@@ -30,11 +30,13 @@ async function runTearDown(task: Task): Promise<void> {
 }
 
 /**
- * The instance goes (_do_node_tear_down up to cleaning): console, deploy clean-up and tear down,
- * instance data and allocation. False when the tear down failed (and the node was failed).
+ * The instance goes (_do_node_tear_down up to cleaning): console, deploy clean-up and tear down;
+ * then, whether those worked or not (Ironic's `finally`), the instance data, the VIFs and the
+ * allocation. False when the tear down failed (the node is then in `error`).
  */
 export async function tearDownInstance(task: Task): Promise<boolean> {
   const node = task.node;
+  let failed = false;
   try {
     if (node.console_enabled) {
       // Ironic keeps console_enabled so the console comes back with the next deployment; a failure
@@ -44,14 +46,19 @@ export async function tearDownInstance(task: Task): Promise<boolean> {
     await task.driver.deploy.cleanUp(task);
     await task.driver.deploy.tearDown(task);
   } catch (err) {
-    const msg = `Error while tearing down the node ${node.uuid}: ${errorText(err)}`;
-    log.error(msg);
-    await task.recordHistory(msg, states.HISTORY_UNPROVISION, true);
+    log.error(`Error in tear_down of node ${node.uuid}: ${errorText(err)}`);
+    await task.recordHistory(`Failed to tear down: ${errorText(err)}`, states.HISTORY_UNPROVISION, true);
     await task.processEvent('fail');
-    await removeVifsFromNode(task);
-    return false;
+    failed = true;
   }
-  await removeVifsFromNode(task);
+  if (!failed) log.info(`Successfully unprovisioned node ${node.uuid} with instance ${node.instance_uuid}.`);
+  await forgetInstance(task);
+  return !failed;
+}
+
+/** The `finally` of _do_node_tear_down: instance fields and deploy records wiped, VIFs and allocation gone. */
+async function forgetInstance(task: Task): Promise<void> {
+  const node = task.node;
   const info = { ...(node.driver_internal_info ?? {}) };
   for (const k of ['instance', 'root_uuid_or_disk_id', 'is_whole_disk_image', 'is_source_a_path', 'deploy_boot_mode']) delete info[k];
   node.driver_internal_info = info;
@@ -59,10 +66,9 @@ export async function tearDownInstance(task: Task): Promise<boolean> {
   node.instance_info = {};
   node.instance_uuid = null;
   node.instance_name = null;
+  await removeVifsFromNode(task);
   await task.saveNode();
   await destroyAllocation(task);
-  log.info(`Successfully unprovisioned node ${node.uuid}.`);
-  return true;
 }
 
 /**
