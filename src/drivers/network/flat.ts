@@ -17,7 +17,7 @@ import {
 } from './neutron-vifs';
 import { checkPortgroupStandalone, checkPortStandalone, neutronPortChanged, neutronPortgroupChanged } from './neutron-port-changes';
 import { NO_NETWORK_SWITCHING } from './noop';
-import { currentVif, forgetVif, listVifs, pickFreePortLike, recordVif, TENANT_VIF_KEY } from './vif-ports';
+import { currentVif, forgetVif, listVifs, pickFreePortLike, recordVif, tenantVifOf } from './vif-ports';
 
 async function recordAttach(task: DriverTask, vif: VifAttachInfo): Promise<void> {
   await recordVif(task, pickFreePortLike(task, vif), vif.id);
@@ -27,8 +27,8 @@ async function recordAttach(task: DriverTask, vif: VifAttachInfo): Promise<void>
 async function bindFlatPorts(task: DriverTask): Promise<void> {
   const bound: string[] = [];
   for (const p of [...task.ports, ...task.portgroups]) {
-    const vif = (p.internal_info ?? {})[TENANT_VIF_KEY];
-    if (typeof vif !== 'string' || !vif) continue;
+    const vif = tenantVifOf(p);
+    if (!vif) continue;
     try {
       await updateNeutronPort(clientFor(task), vif, { 'binding:host_id': task.node.uuid, 'binding:vnic_type': VNIC_BAREMETAL, mac_address: p.address });
       bound.push(vif);

@@ -11,14 +11,9 @@ import type { PortRecord, PortgroupRecord } from '../../db/models';
 import type { DriverTask } from '../base';
 import { dhcpProviderFor } from '../boot/pxe-settings';
 import { clientFor } from './neutron-vifs';
-import { TENANT_VIF_KEY } from './vif-ports';
+import { tenantVifOf } from './vif-ports';
 
 const changed = <T extends object>(changes: Partial<T>, field: keyof T): boolean => Object.hasOwn(changes, field);
-
-function tenantVifOf(p: { internal_info: PortRecord['internal_info'] }): string | null {
-  const v = (p.internal_info ?? {})[TENANT_VIF_KEY];
-  return typeof v === 'string' && v ? v : null;
-}
 
 const clientIdOf = (p: { extra: PortRecord['extra'] }): string | null => {
   const id = (p.extra ?? {})['client-id'];

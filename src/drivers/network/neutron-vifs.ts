@@ -16,7 +16,7 @@ import {
 import type { JsonObject } from '../../common/json-value';
 import type { PortRecord, PortgroupRecord } from '../../db/models';
 import type { DriverTask, VifAttachInfo } from '../base';
-import { findByVif, forgetVif, isPortgroup, pickFreePortLike, recordVif, TENANT_VIF_KEY } from './vif-ports';
+import { findByVif, forgetVif, isPortgroup, pickFreePortLike, recordVif, tenantVifOf } from './vif-ports';
 
 type ServiceProcess = 'cleaning' | 'provisioning' | 'rescuing' | 'inspection' | 'servicing';
 
@@ -24,11 +24,6 @@ type PortLike = PortRecord | PortgroupRecord;
 
 export function clientFor(task: DriverTask): NeutronClient {
   return neutronClient(task.ctx.conf);
-}
-
-function tenantVif(p: PortLike): string | null {
-  const v = (p.internal_info ?? {})[TENANT_VIF_KEY];
-  return typeof v === 'string' && v ? v : null;
 }
 
 /** The network of a process: driver_info.<process>_network, else [neutron]<process>_network. */
@@ -86,7 +81,7 @@ export async function neutronVifDetach(task: DriverTask, vifId: string): Promise
 
 /** plug_port_to_tenant_network: binds the tenant VIF to the node with its switch ports (and bond). */
 export async function plugPortToTenantNetwork(task: DriverTask, p: PortLike): Promise<void> {
-  const vif = tenantVif(p);
+  const vif = tenantVifOf(p);
   if (!vif) throw new VifNotAttached(`Tenant VIF is not associated with ${isPortgroup(p) ? 'portgroup' : 'port'} ${p.uuid}`);
   const linkInfo = isPortgroup(p)
     ? task.ports.filter((port) => port.portgroup_id === p.id).map((port) => port.local_link_connection ?? {})
@@ -116,7 +111,7 @@ export function standalonePortLikes(task: DriverTask): PortLike[] {
 export async function unbindTenantVifs(task: DriverTask, resetMacFor: (p: PortLike) => boolean): Promise<void> {
   log.info(`Unbinding instance ports from node ${task.node.uuid}`);
   for (const p of standalonePortLikes(task)) {
-    const vif = tenantVif(p);
+    const vif = tenantVifOf(p);
     if (vif) await unbindNeutronPort(clientFor(task), vif, resetMacFor(p));
   }
 }

@@ -6,7 +6,7 @@ import { NoFreePhysicalPorts, VifAlreadyAttached, VifNotAttached } from '../../c
 import type { PortRecord, PortgroupRecord } from '../../db/models';
 import type { DriverTask, VifAttachInfo } from '../base';
 
-export const TENANT_VIF_KEY = 'tenant_vif_port_id';
+const TENANT_VIF_KEY = 'tenant_vif_port_id';
 
 type PortLike = PortRecord | PortgroupRecord;
 
@@ -14,14 +14,15 @@ function isPortgroup(p: PortLike): p is PortgroupRecord {
   return 'mode' in p;
 }
 
-function vifOf(p: PortLike): string | null {
+/** _get_vif_id_by_port_like_obj: the tenant VIF on a port or portgroup, null when none (or empty). */
+export function tenantVifOf(p: Pick<PortLike, 'internal_info'>): string | null {
   const v = (p.internal_info ?? {})[TENANT_VIF_KEY];
-  return typeof v === 'string' ? v : null;
+  return typeof v === 'string' && v ? v : null;
 }
 
 /** Throws when `vifId` is on `p` already; tells whether another VIF occupies it. */
 function occupied(p: PortLike, vifId: string): boolean {
-  const attached = vifOf(p);
+  const attached = tenantVifOf(p);
   if (attached === vifId) {
     throw new VifAlreadyAttached({ object_type: isPortgroup(p) ? 'Portgroup' : 'Port', vif: vifId, object_uuid: p.uuid });
   }
@@ -86,14 +87,14 @@ export function pickFreePortLike(task: DriverTask, vif: VifAttachInfo, filter: F
 }
 
 export function findByVif(task: DriverTask, vifId: string): PortLike {
-  for (const p of [...task.portgroups, ...task.ports]) if (vifOf(p) === vifId) return p;
+  for (const p of [...task.portgroups, ...task.ports]) if (tenantVifOf(p) === vifId) return p;
   throw new VifNotAttached({ vif: vifId, node: task.node.uuid });
 }
 
 export function listVifs(task: DriverTask): { id: string }[] {
   const out: { id: string }[] = [];
   for (const p of [...task.ports, ...task.portgroups]) {
-    const id = vifOf(p);
+    const id = tenantVifOf(p);
     if (id) out.push({ id });
   }
   return out;
@@ -104,7 +105,7 @@ export function currentVif(p: PortLike): string | null {
   for (const key of ['cleaning_vif_port_id', 'provisioning_vif_port_id', 'rescuing_vif_port_id', 'inspection_vif_port_id']) {
     if (typeof info[key] === 'string' && info[key]) return info[key] as string;
   }
-  return vifOf(p);
+  return tenantVifOf(p);
 }
 
 export { isPortgroup };
