@@ -7,6 +7,7 @@ import { log } from '../common/log';
 import * as states from '../common/states';
 import { errorText } from './error-handlers';
 import type { Task } from './task';
+import { withPowerForNetwork } from '../drivers/network/power-for-network';
 
 function removeAgentUrl(task: Task): void {
   const { agent_url: _url, ...info } = task.node.driver_internal_info ?? {};
@@ -39,7 +40,7 @@ export async function finishRescue(task: Task, errorPrefix: string): Promise<voi
   try {
     await task.processEvent('resume');
     await task.driver.rescue.cleanUp(task);
-    await task.driver.network.configureTenantNetworks(task);
+    await withPowerForNetwork(task, () => task.driver.network.configureTenantNetworks(task));
     await task.processEvent('done');
   } catch (err) {
     const lastError = `${errorPrefix}: ${errorText(err)}`;

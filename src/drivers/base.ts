@@ -291,6 +291,8 @@ export interface NetworkInterface extends BaseInterface {
   validateRescue?(task: DriverTask): Promise<void>;
   addRescuingNetwork?(task: DriverTask): Promise<void>;
   removeRescuingNetwork?(task: DriverTask): Promise<void>;
+  /** need_power_on: whether the node must be on for its network to change (Smart NIC ports); absent: no. */
+  needPowerOn?(task: DriverTask): boolean;
 }
 
 interface InterfaceByKind {

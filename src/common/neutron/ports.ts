@@ -1,14 +1,18 @@
 /**
  * Ironic's Neutron port operations (common/neutron.py): binding and unbinding ports, MAC updates,
  * and the provisioning/cleaning/rescuing/inspection/servicing ports created for a node's
- * PXE-enabled ports and deleted again, with Ironic's NetworkError messages.
+ * PXE-enabled ports and deleted again, with Ironic's NetworkError messages. A Smart NIC port's
+ * Neutron ports are bound to the NIC's host once its agent is alive (./smartnic).
  */
-import { FailedToUpdateMacOnPort, InvalidParameterValue, MissingParameterValue, NetworkError } from '../errors';
+import { LOCAL_LINK_SMART_NIC_VALIDATOR } from '../../api/schemas/local-link';
+import type { Config } from '../../conf/config';
+import { FailedToUpdateMacOnPort, Invalid, InvalidParameterValue, MissingParameterValue, NetworkError } from '../errors';
 import { log } from '../log';
 import type { JsonObject } from '../json-value';
 import type { PortRecord, PortgroupRecord } from '../../db/models';
 import type { NeutronClient } from './client';
 import { NeutronApiError, NeutronDuplicate, NeutronNotFound } from './errors';
+import { isSmartnicPort, smartnicHostname, VNIC_SMARTNIC, waitForHostAgent, waitForPortStatus } from './smartnic';
 
 export const VNIC_BAREMETAL = 'baremetal';
 /** pxe_utils.DHCP_CLIENT_ID: the DHCP option carrying an InfiniBand port's client-id. */
@@ -111,12 +115,30 @@ async function verifySecurityGroups(client: NeutronClient, groups: readonly stri
   }
 }
 
-/** validate_port_info: the neutron interface needs local_link_connection (or an InfiniBand client-id). */
+/**
+ * validate_port_info: the neutron interface needs local_link_connection (or an InfiniBand client-id),
+ * and port_id with hostname in it marks a Smart NIC port, which only Smart NIC ports may have.
+ */
 export function validatePortInfo(task: PortTask, port: PortRecord): boolean {
   if ((port.extra ?? {})['client-id']) return true;
   const llc = port.local_link_connection ?? {};
   if (task.node.network_interface === 'neutron' && Object.keys(llc).length === 0) {
     log.warning(`The local_link_connection is required for 'neutron' network interface and is not present in the nodes ${task.node.uuid} port ${port.uuid}`);
+    return false;
+  }
+  let validSmartnic = true;
+  try {
+    LOCAL_LINK_SMART_NIC_VALIDATOR('local_link_connection', port.local_link_connection);
+  } catch (err) {
+    if (!(err instanceof Invalid)) throw err;
+    validSmartnic = false;
+  }
+  if (isSmartnicPort(port) && !validSmartnic) {
+    log.error(`Smart NIC port must have port_id and hostname in local_link_connection, port: ${port.id}`);
+    return false;
+  }
+  if (!isSmartnicPort(port) && validSmartnic) {
+    log.error(`Only Smart NIC ports can have port_id and hostname in local_link_connection, port: ${port.id}`);
     return false;
   }
   return true;
@@ -128,6 +150,8 @@ function servicePorts(task: PortTask, addAllPorts: boolean): readonly PortRecord
 }
 
 interface ServicePortOptions {
+  /** For the Smart NIC waits ([agent] options). */
+  conf: Config;
   addAllPorts: boolean;
   securityGroups?: readonly string[];
 }
@@ -162,9 +186,18 @@ export async function addPortsToNetwork(client: NeutronClient, task: PortTask, n
       'binding:host_id': task.node.uuid, device_owner: 'baremetal:none', mac_address: port.address,
       'binding:profile': { local_link_information: [port.local_link_connection ?? {}] },
     };
+    const smartnic = isSmartnicPort(port);
+    if (smartnic) {
+      binding['binding:host_id'] = smartnicHostname(port);
+      attrs['binding:vnic_type'] = VNIC_SMARTNIC;
+      log.debug(`Setting hostname as host_id in case of Smart NIC, port ${port.uuid}, hostname ${binding['binding:host_id']}`);
+    }
     try {
+      // The waits' NetworkErrors are not Neutron call failures: they end the whole operation.
+      if (smartnic) await waitForHostAgent(client, opts.conf, smartnicHostname(port));
       const neutronPort = await client.createPort(attrs);
       await updateNeutronPort(client, neutronPort.id, binding);
+      if (smartnic) await waitForPortStatus(client, opts.conf, neutronPort.id, 'ACTIVE');
       created.set(port.uuid, neutronPort.id);
     } catch (err) {
       if (!(err instanceof NeutronApiError)) throw err;
@@ -194,6 +227,7 @@ export async function removePortsFromNetwork(client: NeutronClient, task: PortTa
     if (!(err instanceof NeutronApiError)) throw err;
     throw new NetworkError(`Could not get given network VIF for ${task.node.uuid} from neutron, possible network issue. ${reason(err)}`);
   }
+  // Ironic would wait for the agent of a Neutron port with is_smartnic set; Neutron ports have no such field.
   for (const port of ports) {
     try {
       await client.deletePort(port.id);

@@ -8,6 +8,7 @@ import { agentBootOptions } from './agent-options';
 import { AgentClient } from './client';
 import { isFastTrack } from './fast-track';
 import { refreshAgentSteps } from './inband-steps';
+import { powerOnNodeIfNeeded, restorePowerStateIfNeeded } from '../network/power-for-network';
 
 /** agent_add_clean_params: the disk erasure settings the agent reads from the node. */
 async function addCleanParams(task: DriverTask): Promise<void> {
@@ -33,7 +34,10 @@ async function addCleanParams(task: DriverTask): Promise<void> {
  * used at once: its clean steps are fetched now and cleaning goes on without waiting (null).
  */
 export async function prepareInbandCleaning(task: DriverTask, manageBoot: boolean): Promise<string | null> {
+  // A fast-tracked agent is up already: its network is changed without power changes.
+  const restore = await isFastTrack(task) ? null : await powerOnNodeIfNeeded(task);
   await task.driver.network.addCleaningNetwork(task);
+  await restorePowerStateIfNeeded(task, restore);
   await addCleanParams(task);
   if (manageBoot) await task.driver.boot.prepareRamdisk(task, agentBootOptions(task), 'clean');
   // Checked after prepare_ramdisk, which may have powered the node off.
@@ -52,7 +56,10 @@ export async function tearDownInbandCleaning(task: DriverTask, manageBoot: boole
   const keepPower = task.node.fault === states.FAULT_CLEAN_FAILURE || await isFastTrack(task);
   if (!keepPower && !task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
   if (manageBoot) await task.driver.boot.cleanUpRamdisk(task, 'clean');
+  const restore = await powerOnNodeIfNeeded(task);
   await task.driver.network.removeCleaningNetwork(task);
+  if (keepPower) return;
   // A node that may not be powered off is rebooted out of the ramdisk instead.
-  if (!keepPower && task.node.disable_power_off) await task.powerAction(states.REBOOT);
+  if (task.node.disable_power_off) await task.powerAction(states.REBOOT);
+  else await restorePowerStateIfNeeded(task, restore);
 }

@@ -7,6 +7,7 @@ import * as states from '../../common/states';
 import type { DriverTask } from '../base';
 import { agentBootOptions, manageAgentBoot } from './agent-options';
 import type { AgentClient } from './client';
+import { withPowerForNetwork } from '../network/power-for-network';
 
 /** driver_utils.power_off_and_on: off before and on after, or one reboot at the end for disable_power_off. */
 async function powerOffAndOn(task: DriverTask, work: () => Promise<void>): Promise<void> {
@@ -22,8 +23,10 @@ export async function prepareInbandService(task: DriverTask): Promise<string> {
     task.node.power_state = states.POWER_ON;
     await task.saveNode();
     await task.driver.boot.cleanUpInstance(task);
-    await task.driver.network.unconfigureTenantNetworks(task);
-    await task.driver.network.addServicingNetwork?.(task);
+    await withPowerForNetwork(task, async () => {
+      await task.driver.network.unconfigureTenantNetworks(task);
+      await task.driver.network.addServicingNetwork?.(task);
+    });
     if (manageAgentBoot(task)) await task.driver.boot.prepareRamdisk(task, agentBootOptions(task), 'deploy');
   });
   return states.SERVICEWAIT;
@@ -40,8 +43,10 @@ export async function tearDownInbandService(task: DriverTask, client: AgentClien
   if (!failed && !node.disable_power_off) await task.powerAction(states.POWER_OFF);
   await task.driver.boot.cleanUpRamdisk(task, 'deploy');
   if (failed) return;
-  await task.driver.network.removeServicingNetwork?.(task);
-  await task.driver.network.configureTenantNetworks(task);
+  await withPowerForNetwork(task, async () => {
+    await task.driver.network.removeServicingNetwork?.(task);
+    await task.driver.network.configureTenantNetworks(task);
+  });
   await task.driver.boot.prepareInstance(task);
   await task.powerAction(node.disable_power_off ? states.REBOOT : states.POWER_ON);
 }

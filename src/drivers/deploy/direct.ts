@@ -30,6 +30,7 @@ import { deploymentError } from './deployment-error';
 import { switchToTenantNetwork } from './tenant-network';
 import { lookupTable } from '../../common/own-keys';
 import { populateStorageDriverInternalInfo, tearDownStorageConfiguration } from '../storage/boot-volume';
+import { powerOnNodeIfNeeded, restorePowerStateIfNeeded, withPowerForNetwork } from '../network/power-for-network';
 
 const PROPERTIES: Record<string, string> = lookupTable({
   deploy_kernel: 'UUID (from Glance) of the deployment kernel. Required.',
@@ -93,8 +94,10 @@ async function prepare(task: DriverTask): Promise<void> {
     const fastTrack = await isFastTrack(task);
     if (!fastTrack && !node.disable_power_off) await task.powerAction(states.POWER_OFF);
     if (task.driver.storage.shouldWriteImage(task)) {
+      const restore = fastTrack ? null : await powerOnNodeIfNeeded(task);
       await task.driver.network.unconfigureTenantNetworks(task);
       await task.driver.network.addProvisioningNetwork(task);
+      await restorePowerStateIfNeeded(task, restore);
       // _update_instance_info: the running agent needs no boot files, only the image facts.
       if (fastTrack) await updateInstanceInfo(task);
     }
@@ -188,8 +191,11 @@ export function createDirectDeploy(): DeployInterface {
       if (!task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
       await task.driver.storage.detachVolumes(task);
       await tearDownStorageConfiguration(task);
-      await task.driver.network.unconfigureTenantNetworks(task);
-      await task.driver.network.removeProvisioningNetwork(task);
+      await withPowerForNetwork(task, async () => {
+        await task.driver.network.unconfigureTenantNetworks(task);
+        // A failed deployment may have left provisioning ports.
+        await task.driver.network.removeProvisioningNetwork(task);
+      });
       return states.DELETED;
     },
     prepare,

@@ -11,6 +11,7 @@ import { parseCapabilities } from '../boot/pxe-node';
 import { coreDeployStep, declareSteps } from '../declared-steps';
 import { OUT_OF_BAND_CLEAN_AND_SERVICE } from './out-of-band-only';
 import { populateStorageDriverInternalInfo, tearDownStorageConfiguration } from '../storage/boot-volume';
+import { withPowerForNetwork } from '../network/power-for-network';
 
 /** Boot interfaces whose prepareInstance can boot an instance ramdisk (Ironic's 'ramdisk_boot' capability). */
 const RAMDISK_BOOT = new Set(['pxe', 'ipxe', 'http', 'http-ipxe', 'fake']);
@@ -30,7 +31,8 @@ async function deploy(task: DriverTask): Promise<null> {
       `interface ${task.node.boot_interface}. The configuration drive will be ignored for this deployment.`);
   }
   await powerAction(task, states.POWER_OFF);
-  await task.driver.network.configureTenantNetworks(task);
+  // The tenant network must reach the boot location before the instance ramdisk boots.
+  await withPowerForNetwork(task, () => task.driver.network.configureTenantNetworks(task));
   // Switches the network boot config to the instance ramdisk and makes the node boot from it.
   await task.driver.boot.prepareInstance(task);
   await powerAction(task, states.POWER_ON);

@@ -16,6 +16,7 @@ import { LOOKUP_CACHE_FIELD } from '../../db/repositories/inspection-lookup';
 import type { DriverTask, InspectInterface, JsonObject } from '../base';
 import { isLoopback } from './hooks/interfaces';
 import { enabledHooks, runInspectionHooks } from './hooks';
+import { withPowerForNetwork } from '../network/power-for-network';
 
 const MANAGES_BOOT = 'inspector_manage_boot';
 
@@ -114,7 +115,9 @@ async function tearDownManagedBoot(task: DriverTask, alwaysPowerOff = false): Pr
       errors.push(`unable to clean up ramdisk boot: ${errorText(err)}`);
     }
     try {
-      await task.driver.network.removeInspectionNetwork?.(task);
+      await withPowerForNetwork(task, async () => {
+        await task.driver.network.removeInspectionNetwork?.(task);
+      });
     } catch (err) {
       errors.push(`unable to remove inspection ports: ${errorText(err)}`);
     }
@@ -152,7 +155,9 @@ async function startManaged(task: DriverTask): Promise<void> {
   };
   if (fastTrackEnabled(task)) params['ipa-api-url'] = ironicApiUrl(task);
   if (!task.node.disable_power_off) await task.powerAction(states.POWER_OFF);
-  await task.driver.network.addInspectionNetwork?.(task);
+  await withPowerForNetwork(task, async () => {
+    await task.driver.network.addInspectionNetwork?.(task);
+  });
   await task.driver.boot.prepareRamdisk(task, params, 'deploy');
   await powerOnOrReboot(task);
 }

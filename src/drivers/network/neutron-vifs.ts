@@ -9,6 +9,7 @@ import { FailedToUpdateMacOnPort, NetworkError, VifInvalidForAttach, VifNotAttac
 import { log } from '../../common/log';
 import { neutronClient, type NeutronClient } from '../../common/neutron/client';
 import { NeutronApiError } from '../../common/neutron/errors';
+import { isSmartnicPort, smartnicHostname, VNIC_SMARTNIC, waitForHostAgent, waitForPortStatus } from '../../common/neutron/smartnic';
 import {
   addPortsToNetwork, DHCP_CLIENT_ID, localGroupInformation, physnetsOfVif, removePortsFromNetwork, rollbackPorts,
   unbindNeutronPort, updateNeutronPort, updatePortAddress, validateNetwork, validatePortInfo, VNIC_BAREMETAL,
@@ -94,8 +95,18 @@ export async function plugPortToTenantNetwork(task: DriverTask, p: PortLike): Pr
   };
   const clientId = isPortgroup(p) ? undefined : (p.extra ?? {})['client-id'];
   if (clientId) attrs.extra_dhcp_opts = [{ opt_name: DHCP_CLIENT_ID, opt_value: clientId }];
+  const smartnic = !isPortgroup(p) && isSmartnicPort(p);
+  if (smartnic) {
+    attrs['binding:host_id'] = smartnicHostname(p);
+    attrs['binding:vnic_type'] = VNIC_SMARTNIC;
+    log.debug(`Setting hostname as host_id in case of Smart NIC, port ${vif}, hostname ${attrs['binding:host_id']}`);
+  }
+  const client = clientFor(task);
+  // Outside the try: a dead agent or a port that stays down fails with its own NetworkError.
+  if (smartnic) await waitForHostAgent(client, task.ctx.conf, smartnicHostname(p));
   try {
-    await updateNeutronPort(clientFor(task), vif, attrs);
+    await updateNeutronPort(client, vif, attrs);
+    if (smartnic) await waitForPortStatus(client, task.ctx.conf, vif, 'ACTIVE');
   } catch (err) {
     if (!(err instanceof NeutronApiError)) throw err;
     throw new NetworkError(`Could not add public network VIF ${vif} to node ${task.node.uuid}, possible network issue. ${err.message}`);
@@ -107,12 +118,17 @@ export function standalonePortLikes(task: DriverTask): PortLike[] {
   return [...task.ports.filter((p) => p.portgroup_id === null), ...task.portgroups];
 }
 
-/** The tenant VIFs of the node unbound (network/neutron.py unconfigure_tenant_networks). */
-export async function unbindTenantVifs(task: DriverTask, resetMacFor: (p: PortLike) => boolean): Promise<void> {
+/**
+ * The tenant VIFs of the node unbound (network/neutron.py unconfigure_tenant_networks; `smartnicWait`:
+ * first, for a Smart NIC port, until the agent on its host is alive, as the neutron interface does).
+ */
+export async function unbindTenantVifs(task: DriverTask, resetMacFor: (p: PortLike) => boolean, smartnicWait = false): Promise<void> {
   log.info(`Unbinding instance ports from node ${task.node.uuid}`);
   for (const p of standalonePortLikes(task)) {
     const vif = tenantVifOf(p);
-    if (vif) await unbindNeutronPort(clientFor(task), vif, resetMacFor(p));
+    if (!vif) continue;
+    if (smartnicWait && !isPortgroup(p) && isSmartnicPort(p)) await waitForHostAgent(clientFor(task), task.ctx.conf, smartnicHostname(p));
+    await unbindNeutronPort(clientFor(task), vif, resetMacFor(p));
   }
 }
 
@@ -140,7 +156,7 @@ export async function addServiceNetwork(task: DriverTask, process: ServiceProces
   await rollbackPorts(client, task, networkId, addAllPorts);
   log.info(`Adding ${process} network to node ${task.node.uuid}`);
   const vifs = await addPortsToNetwork(client, task, networkId, {
-    addAllPorts, ...(withSecurityGroups ? { securityGroups: securityGroupsOf(task, process) } : {}),
+    conf: task.ctx.conf, addAllPorts, ...(withSecurityGroups ? { securityGroups: securityGroupsOf(task, process) } : {}),
   });
   await recordServiceVifs(task, process, vifs);
 }

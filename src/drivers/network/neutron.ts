@@ -7,6 +7,7 @@
  */
 import { InvalidParameterValue, NetworkError, VifNotAttached } from '../../common/errors';
 import { log } from '../../common/log';
+import { isSmartnicPort } from '../../common/neutron/smartnic';
 import type { DriverTask, NetworkInterface } from '../base';
 import {
   addServiceNetwork, neutronVifAttach, neutronVifDetach, plugPortToTenantNetwork, removeServiceNetwork, serviceNetworkId,
@@ -56,7 +57,9 @@ export function createNeutronNetwork(): NetworkInterface {
     removeProvisioningNetwork: (task) => removeServiceNetwork(task, 'provisioning'),
     configureTenantNetworks,
     // A port with no MAC keeps Neutron's (reset_mac only where the Ironic port has an address).
-    unconfigureTenantNetworks: (task) => unbindTenantVifs(task, (p) => Boolean(p.address)),
+    unconfigureTenantNetworks: (task) => unbindTenantVifs(task, (p) => Boolean(p.address), true),
+    // need_power_on: a Smart NIC is powered by its host, whose network changes need its agent.
+    needPowerOn: (task) => task.ports.some(isSmartnicPort),
     addCleaningNetwork: (task) => addServiceNetwork(task, 'cleaning', true),
     removeCleaningNetwork: (task) => removeServiceNetwork(task, 'cleaning'),
     async validateInspection(task) {

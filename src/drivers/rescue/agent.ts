@@ -8,6 +8,7 @@ import { InvalidParameterValue, MissingParameterValue } from '../../common/error
 import * as states from '../../common/states';
 import type { DriverTask, RescueInterface } from '../base';
 import { agentBootOptions, manageAgentBoot } from '../agent/agent-options';
+import { withPowerForNetwork } from '../network/power-for-network';
 
 /**
  * Ironic shows the node as powered on for the whole operation: a power sync seeing it off
@@ -47,7 +48,9 @@ export function createAgentRescue(): RescueInterface {
   const cleanUp = async (task: DriverTask): Promise<void> => {
     await removeRescuePassword(task);
     if (manageAgentBoot(task)) await task.driver.boot.cleanUpRamdisk(task, 'rescue');
-    await task.driver.network.removeRescuingNetwork?.(task);
+    await withPowerForNetwork(task, async () => {
+      await task.driver.network.removeRescuingNetwork?.(task);
+    });
   };
   return {
     kind: 'rescue', name: 'agent', className: 'AgentRescue',
@@ -60,8 +63,10 @@ export function createAgentRescue(): RescueInterface {
     async rescue(task) {
       await powerOffButReportOn(task);
       await task.driver.boot.cleanUpInstance(task);
-      await task.driver.network.unconfigureTenantNetworks(task);
-      await task.driver.network.addRescuingNetwork?.(task);
+      await withPowerForNetwork(task, async () => {
+        await task.driver.network.unconfigureTenantNetworks(task);
+        await task.driver.network.addRescuingNetwork?.(task);
+      });
       if (manageAgentBoot(task)) await task.driver.boot.prepareRamdisk(task, agentBootOptions(task), 'rescue');
       await powerOnOrReboot(task);
       return states.RESCUEWAIT;
@@ -69,7 +74,7 @@ export function createAgentRescue(): RescueInterface {
     async unrescue(task) {
       await powerOffButReportOn(task);
       await cleanUp(task);
-      await task.driver.network.configureTenantNetworks(task);
+      await withPowerForNetwork(task, () => task.driver.network.configureTenantNetworks(task));
       await task.driver.boot.prepareInstance(task);
       await powerOnOrReboot(task);
       return states.ACTIVE;
