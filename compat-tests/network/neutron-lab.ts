@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { startAgentEmulator, type AgentEmulator } from '../../src/emulators/agent/server';
 import { buildExt4Image, sha256File, startStaticServer, type StaticServer } from '../../test/drivers/deploy/agent-support';
 import { startKeystone, type Keystone } from '../support/keystone';
-import { startNeutron, type NeutronRow, type RealNeutron } from '../support/neutron';
+import { startNeutron, type NeutronOptions, type NeutronRow, type RealNeutron } from '../support/neutron';
 import { DEBIAN13_CLIENTS, parseJson } from '../support/python';
 import { freePort, startIronicTsWithConf, type Target } from '../support/target';
 
@@ -98,7 +98,30 @@ post_deploy_get_power_state_retries = 0
 `;
 }
 
-export async function startNeutronLab(prefix: string): Promise<NeutronLab> {
+export interface NeutronLabOptions {
+  neutron?: NeutronOptions;
+  /** Options set in ironic-ts's configuration ({group: {option: value}}), replacing the lab's. */
+  ironic?: Record<string, Record<string, string>>;
+}
+
+/** The lab's configuration text with `overrides` set in it. */
+function withOverrides(conf: string, overrides: Record<string, Record<string, string>>): string {
+  let text = conf;
+  for (const [group, values] of Object.entries(overrides)) {
+    if (!text.includes(`\n[${group}]\n`)) text += `[${group}]\n`;
+    for (const [name, value] of Object.entries(values)) {
+      const start = text.indexOf(`\n[${group}]\n`) + group.length + 4;
+      const next = text.indexOf('\n[', start);
+      const end = next < 0 ? text.length : next + 1;
+      const section = text.slice(start, end).split('\n').filter((l) => !l.startsWith(`${name} =`));
+      section.unshift(`${name} = ${value}`);
+      text = text.slice(0, start) + section.join('\n') + text.slice(end);
+    }
+  }
+  return text;
+}
+
+export async function startNeutronLab(prefix: string, opts: NeutronLabOptions = {}): Promise<NeutronLab> {
   const dir = await fsp.mkdtemp(`/tmp/${prefix}-`);
   for (const sub of ['http', 'tftp/master', 'images', 'master', 'state', 'ironic']) await fsp.mkdir(path.join(dir, sub), { recursive: true });
   const stops: (() => Promise<void>)[] = [];
@@ -120,14 +143,14 @@ export async function startNeutronLab(prefix: string): Promise<NeutronLab> {
     const neutron = await startNeutron({
       url: ks.url, username: 'neutron', password: 'neutron-service-password', project: 'service',
       token: () => ks.token({ user: 'ironic', password: 'ironic-service-password', project: 'service' }),
-    });
+    }, opts.neutron);
     stops.push(() => neutron.stop());
     const provisioningNet = String((await neutron.createNetwork({ name: 'provisioning', physnet: 'physnet2', cidr: '10.50.0.0/24' })).id);
     const cleaningNet = String((await neutron.createNetwork({ name: 'cleaning', physnet: 'physnet3', cidr: '10.51.0.0/24' })).id);
     const rescuingNet = String((await neutron.createNetwork({ name: 'rescuing', physnet: 'physnet4', cidr: '10.53.0.0/24' })).id);
     const tenantNet = String((await neutron.createNetwork({ name: 'tenant', type: 'vlan', segmentationId: 120, cidr: '10.52.0.0/24' })).id);
     const port = await freePort();
-    const target = await startIronicTsWithConf(path.join(dir, 'ironic'), port, ironicConf(dir, port, ks.url, neutron.url, httpRoot.url));
+    const target = await startIronicTsWithConf(path.join(dir, 'ironic'), port, withOverrides(ironicConf(dir, port, ks.url, neutron.url, httpRoot.url), opts.ironic ?? {}));
     stops.push(() => target.stop());
     return labHandle({ ks, neutron, target, dir, image, tenantNet, provisioningNet, cleaningNet, rescuingNet, stop });
   } catch (err) {

@@ -55,6 +55,16 @@ export interface NetworkInput {
   cidr?: string;
 }
 
+/** What agents need of Neutron; without options it has none (transport fake:/, no RPC workers). */
+export interface NeutronOptions {
+  /** oslo.messaging transport (e.g. a RabbitMQ vhost of the test's): RPC and state report workers listen on it. */
+  transportUrl?: string;
+  /** [DEFAULT]agent_down_time: seconds after its last state report an agent is shown dead. */
+  agentDownTime?: number;
+  /** ML2 mechanism drivers after baremetal_test, e.g. openvswitch (which binds Smart NIC ports to an agent's host). */
+  extraMechanismDrivers?: readonly string[];
+}
+
 /** Neutron behind a Keystone: keystonemiddleware validates tokens as this service user. */
 export interface NeutronKeystone {
   url: string;
@@ -119,7 +129,8 @@ paste.app_factory = neutron.api.v2.router:APIRouter.factory
 `;
 
 
-function neutronConf(dir: string, port: number, dbUrl: string, ks?: NeutronKeystone): string {
+function neutronConf(dir: string, port: number, dbUrl: string, ks?: NeutronKeystone, opts: NeutronOptions = {}): string {
+  const agents = opts.transportUrl !== undefined;
   return `[DEFAULT]
 api_paste_config = ${dir}/api-paste.ini
 bind_host = 127.0.0.1
@@ -128,10 +139,10 @@ core_plugin = ml2
 service_plugins =
 auth_strategy = ${ks ? 'keystone' : 'noauth'}
 api_workers = 1
-rpc_workers = 0
-rpc_state_report_workers = 0
-transport_url = fake:/
-notify_nova_on_port_status_changes = false
+rpc_workers = ${agents ? 1 : 0}
+rpc_state_report_workers = ${agents ? 1 : 0}
+transport_url = ${opts.transportUrl ?? 'fake:/'}
+${opts.agentDownTime !== undefined ? `agent_down_time = ${opts.agentDownTime}\n` : ''}notify_nova_on_port_status_changes = false
 notify_nova_on_port_data_changes = false
 dhcp_agent_notification = false
 state_path = ${dir}/state
@@ -146,7 +157,7 @@ policy_file = ${dir}/policy.yaml
 ${ks ? '' : '# The legacy rules, which context_is_admin governs.\nenforce_new_defaults = false\nenforce_scope = false\n'}[ml2]
 type_drivers = flat,vlan
 tenant_network_types =
-mechanism_drivers = baremetal_test
+mechanism_drivers = ${['baremetal_test', ...opts.extraMechanismDrivers ?? []].join(',')}
 extension_drivers = port_security
 [ml2_type_flat]
 flat_networks = *
@@ -246,7 +257,7 @@ async function waitDown(url: string): Promise<void> {
  * Without `keystone`, noauth with every caller an admin; with it, keystonemiddleware and Neutron's
  * default policies (a token with the admin role is an admin).
  */
-export async function startNeutron(keystone?: NeutronKeystone): Promise<RealNeutron> {
+export async function startNeutron(keystone?: NeutronKeystone, opts: NeutronOptions = {}): Promise<RealNeutron> {
   await ensureDebian13(NEUTRON_PACKAGES);
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'neutron-'));
   await Promise.all(['state', 'locks'].map((d) => fsp.mkdir(path.join(dir, d))));
@@ -261,7 +272,7 @@ export async function startNeutron(keystone?: NeutronKeystone): Promise<RealNeut
     await mysql(['-e', `CREATE DATABASE ${db}`]);
     await mysql([db], await fsp.readFile(dump, 'utf8'));
     const port = await freePort();
-    await fsp.writeFile(path.join(dir, 'neutron.conf'), neutronConf(dir, port, `mysql+pymysql://root@127.0.0.1:3306/${db}`, keystone));
+    await fsp.writeFile(path.join(dir, 'neutron.conf'), neutronConf(dir, port, `mysql+pymysql://root@127.0.0.1:3306/${db}`, keystone, opts));
     const url = `http://127.0.0.1:${port}`;
     const auth = async (): Promise<Record<string, string>> => (keystone ? { 'X-Auth-Token': await keystone.token() } : {});
     const launch = async (): Promise<void> => {
