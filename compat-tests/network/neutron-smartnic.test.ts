@@ -27,8 +27,8 @@ import { startRedfishEmulator, type RedfishEmulator } from '../../src/emulators/
 import { createVhost } from '../../test/rpc/broker';
 import { inDebian13 } from '../support/debian13-root';
 import { killGroup } from '../support/process-group';
-import { parseJson } from '../support/python';
-import { startNeutronLab, type NeutronLab } from './neutron-lab';
+import { DEBIAN13_CLIENTS, parseJson } from '../support/python';
+import { API, startNeutronLab, type NeutronLab } from './neutron-lab';
 
 const HOST = 'smartnic-1.example.org';
 const GHOST = 'smartnic-ghost.example.org';
@@ -86,13 +86,13 @@ async function waitAgent(host: string, alive: boolean): Promise<void> {
 }
 
 async function enrollSmartnic(name: string, system: string, mac: string, hostname: string): Promise<string> {
-  const created = parseJson<{ uuid: string }>(await lab.bm(['node', 'create', '--driver', 'fake-hardware', '--name', name,
+  const created = parseJson<{ uuid: string }>(await DEBIAN13_CLIENTS.baremetal(lab.target.url, ['node', 'create', '--driver', 'fake-hardware', '--name', name,
     '--deploy-interface', 'direct', '--boot-interface', 'ipxe', '--network-interface', 'neutron',
     '--management-interface', 'redfish', '--power-interface', 'redfish',
     '--driver-info', `redfish_address=${bmc.url}`, '--driver-info', `redfish_username=${USER}`,
     '--driver-info', `redfish_password=${PASSWORD}`, '--driver-info', `redfish_system_id=/redfish/v1/Systems/${system}`,
     '--driver-info', `deploy_kernel=file://${lab.dir}/deploy.kernel`, '--driver-info', `deploy_ramdisk=file://${lab.dir}/deploy.initramfs`,
-    '-f', 'json']));
+    '-f', 'json'], API));
   await lab.setImage(created.uuid);
   await lab.bm(['port', 'create', mac, '--node', created.uuid, '--pxe-enabled', 'true', '--is-smartnic',
     '--local-link-connection', 'port_id=pf0vf0', '--local-link-connection', `hostname=${hostname}`]);
