@@ -291,6 +291,8 @@ export interface NetworkInterface extends BaseInterface {
   validateRescue?(task: DriverTask): Promise<void>;
   addRescuingNetwork?(task: DriverTask): Promise<void>;
   removeRescuingNetwork?(task: DriverTask): Promise<void>;
+  /** get_node_network_data: network_data.json for the node's ramdisk (Nova's layout); `{}` when none. */
+  getNodeNetworkData(task: DriverTask): Promise<JsonObject>;
 }
 
 interface InterfaceByKind {

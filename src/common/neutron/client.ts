@@ -1,6 +1,6 @@
 /**
  * The Networking API as Ironic uses it (common/neutron.py get_client: openstacksdk's network
- * proxy on the [neutron] keystoneauth adapter): ports, networks, subnets and security groups.
+ * proxy on the [neutron] keystoneauth adapter): ports, networks, subnets, segments and security groups.
  *
  * The endpoint is [neutron]endpoint_override, else the service token's catalog; requests carry
  * the service token when [neutron] authenticates, with the adapter's [neutron]timeout; retries follow
@@ -101,6 +101,10 @@ export class NeutronClient {
 
   async getSubnet(id: string): Promise<NeutronResource> {
     return this.one('GET', `/subnets/${encodeURIComponent(id)}`, 'subnet');
+  }
+
+  async getSegment(id: string): Promise<NeutronResource> {
+    return this.one('GET', `/segments/${encodeURIComponent(id)}`, 'segment');
   }
 
   async securityGroups(ids: readonly string[]): Promise<NeutronResource[]> {

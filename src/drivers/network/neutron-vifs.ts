@@ -140,7 +140,8 @@ export async function addServiceNetwork(task: DriverTask, process: ServiceProces
   await rollbackPorts(client, task, networkId, addAllPorts);
   log.info(`Adding ${process} network to node ${task.node.uuid}`);
   const vifs = await addPortsToNetwork(client, task, networkId, {
-    addAllPorts, ...(withSecurityGroups ? { securityGroups: securityGroupsOf(task, process) } : {}),
+    addAllPorts, dhcpv6StatefulAddressCount: task.ctx.conf.int('neutron', 'dhcpv6_stateful_address_count'),
+    ...(withSecurityGroups ? { securityGroups: securityGroupsOf(task, process) } : {}),
   });
   await recordServiceVifs(task, process, vifs);
 }
