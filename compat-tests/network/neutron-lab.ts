@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { startAgentEmulator, type AgentEmulator } from '../../src/emulators/agent/server';
 import { buildExt4Image, sha256File, startStaticServer, type StaticServer } from '../../test/drivers/deploy/agent-support';
 import { startKeystone, type Keystone } from '../support/keystone';
-import { startNeutron, type NeutronRow, type RealNeutron } from '../support/neutron';
+import { startNeutron, type NeutronOptions, type NeutronRow, type RealNeutron } from '../support/neutron';
 import { DEBIAN13_CLIENTS, parseJson } from '../support/python';
 import { freePort, startIronicTsWithConf, type Target } from '../support/target';
 
@@ -67,16 +67,7 @@ port = ${port}
 connection = sqlite:///${dir}/ironic.sqlite
 [dhcp]
 dhcp_provider = neutron
-[neutron]
-auth_type = password
-auth_url = ${ksUrl}/v3
-username = ironic
-password = ironic-service-password
-project_name = service
-user_domain_name = Default
-project_domain_name = Default
-endpoint_override = ${neutronUrl}
-provisioning_network = provisioning
+${neutronSection(ksUrl, neutronUrl)}provisioning_network = provisioning
 cleaning_network = cleaning
 rescuing_network = rescuing
 [service_catalog]
@@ -98,7 +89,21 @@ post_deploy_get_power_state_retries = 0
 `;
 }
 
-export async function startNeutronLab(prefix: string): Promise<NeutronLab> {
+/** The [neutron] section ironic-ts (and, in tests, Ironic 29.0.5 itself) uses to reach the lab's Neutron. */
+export function neutronSection(ksUrl: string, neutronUrl: string): string {
+  return `[neutron]
+auth_type = password
+auth_url = ${ksUrl}/v3
+username = ironic
+password = ironic-service-password
+project_name = service
+user_domain_name = Default
+project_domain_name = Default
+endpoint_override = ${neutronUrl}
+`;
+}
+
+export async function startNeutronLab(prefix: string, neutronOpts: NeutronOptions = {}): Promise<NeutronLab> {
   const dir = await fsp.mkdtemp(`/tmp/${prefix}-`);
   for (const sub of ['http', 'tftp/master', 'images', 'master', 'state', 'ironic']) await fsp.mkdir(path.join(dir, sub), { recursive: true });
   const stops: (() => Promise<void>)[] = [];
@@ -120,7 +125,7 @@ export async function startNeutronLab(prefix: string): Promise<NeutronLab> {
     const neutron = await startNeutron({
       url: ks.url, username: 'neutron', password: 'neutron-service-password', project: 'service',
       token: () => ks.token({ user: 'ironic', password: 'ironic-service-password', project: 'service' }),
-    });
+    }, neutronOpts);
     stops.push(() => neutron.stop());
     const provisioningNet = String((await neutron.createNetwork({ name: 'provisioning', physnet: 'physnet2', cidr: '10.50.0.0/24' })).id);
     const cleaningNet = String((await neutron.createNetwork({ name: 'cleaning', physnet: 'physnet3', cidr: '10.51.0.0/24' })).id);

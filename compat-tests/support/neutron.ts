@@ -119,13 +119,19 @@ paste.app_factory = neutron.api.v2.router:APIRouter.factory
 `;
 
 
-function neutronConf(dir: string, port: number, dbUrl: string, ks?: NeutronKeystone): string {
+/** What a test may add to the stock set-up. */
+export interface NeutronOptions {
+  /** [DEFAULT]service_plugins, e.g. `segments` for routed networks (a subnet's segment_id); none by default. */
+  servicePlugins?: readonly string[];
+}
+
+function neutronConf(dir: string, port: number, dbUrl: string, ks?: NeutronKeystone, opts: NeutronOptions = {}): string {
   return `[DEFAULT]
 api_paste_config = ${dir}/api-paste.ini
 bind_host = 127.0.0.1
 bind_port = ${port}
 core_plugin = ml2
-service_plugins =
+service_plugins = ${(opts.servicePlugins ?? []).join(',')}
 auth_strategy = ${ks ? 'keystone' : 'noauth'}
 api_workers = 1
 rpc_workers = 0
@@ -246,7 +252,7 @@ async function waitDown(url: string): Promise<void> {
  * Without `keystone`, noauth with every caller an admin; with it, keystonemiddleware and Neutron's
  * default policies (a token with the admin role is an admin).
  */
-export async function startNeutron(keystone?: NeutronKeystone): Promise<RealNeutron> {
+export async function startNeutron(keystone?: NeutronKeystone, opts: NeutronOptions = {}): Promise<RealNeutron> {
   await ensureDebian13(NEUTRON_PACKAGES);
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'neutron-'));
   await Promise.all(['state', 'locks'].map((d) => fsp.mkdir(path.join(dir, d))));
@@ -261,7 +267,7 @@ export async function startNeutron(keystone?: NeutronKeystone): Promise<RealNeut
     await mysql(['-e', `CREATE DATABASE ${db}`]);
     await mysql([db], await fsp.readFile(dump, 'utf8'));
     const port = await freePort();
-    await fsp.writeFile(path.join(dir, 'neutron.conf'), neutronConf(dir, port, `mysql+pymysql://root@127.0.0.1:3306/${db}`, keystone));
+    await fsp.writeFile(path.join(dir, 'neutron.conf'), neutronConf(dir, port, `mysql+pymysql://root@127.0.0.1:3306/${db}`, keystone, opts));
     const url = `http://127.0.0.1:${port}`;
     const auth = async (): Promise<Record<string, string>> => (keystone ? { 'X-Auth-Token': await keystone.token() } : {});
     const launch = async (): Promise<void> => {
