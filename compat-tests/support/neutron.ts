@@ -119,7 +119,23 @@ paste.app_factory = neutron.api.v2.router:APIRouter.factory
 `;
 
 
-function neutronConf(dir: string, port: number, dbUrl: string, ks?: NeutronKeystone): string {
+/** What a run needs beyond the API. */
+export interface NeutronOptions {
+  /**
+   * A real broker (a RabbitMQ vhost of the test's own): RPC workers run and DHCP agents are
+   * notified of port changes, so agents (neutron-dhcp-agent) can join. Without it: fake:/, no RPC.
+   */
+  transportUrl?: string;
+}
+
+function rpcConf(opts: NeutronOptions): string {
+  if (!opts.transportUrl) {
+    return 'rpc_workers = 0\nrpc_state_report_workers = 0\ntransport_url = fake:/\ndhcp_agent_notification = false';
+  }
+  return `rpc_workers = 1\nrpc_state_report_workers = 1\ntransport_url = ${opts.transportUrl}\ndhcp_agent_notification = true`;
+}
+
+function neutronConf(dir: string, port: number, dbUrl: string, ks?: NeutronKeystone, opts: NeutronOptions = {}): string {
   return `[DEFAULT]
 api_paste_config = ${dir}/api-paste.ini
 bind_host = 127.0.0.1
@@ -128,12 +144,9 @@ core_plugin = ml2
 service_plugins =
 auth_strategy = ${ks ? 'keystone' : 'noauth'}
 api_workers = 1
-rpc_workers = 0
-rpc_state_report_workers = 0
-transport_url = fake:/
+${rpcConf(opts)}
 notify_nova_on_port_status_changes = false
 notify_nova_on_port_data_changes = false
-dhcp_agent_notification = false
 state_path = ${dir}/state
 log_file = ${dir}/neutron.log
 debug = false
@@ -246,7 +259,7 @@ async function waitDown(url: string): Promise<void> {
  * Without `keystone`, noauth with every caller an admin; with it, keystonemiddleware and Neutron's
  * default policies (a token with the admin role is an admin).
  */
-export async function startNeutron(keystone?: NeutronKeystone): Promise<RealNeutron> {
+export async function startNeutron(keystone?: NeutronKeystone, opts: NeutronOptions = {}): Promise<RealNeutron> {
   await ensureDebian13(NEUTRON_PACKAGES);
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'neutron-'));
   await Promise.all(['state', 'locks'].map((d) => fsp.mkdir(path.join(dir, d))));
@@ -261,7 +274,7 @@ export async function startNeutron(keystone?: NeutronKeystone): Promise<RealNeut
     await mysql(['-e', `CREATE DATABASE ${db}`]);
     await mysql([db], await fsp.readFile(dump, 'utf8'));
     const port = await freePort();
-    await fsp.writeFile(path.join(dir, 'neutron.conf'), neutronConf(dir, port, `mysql+pymysql://root@127.0.0.1:3306/${db}`, keystone));
+    await fsp.writeFile(path.join(dir, 'neutron.conf'), neutronConf(dir, port, `mysql+pymysql://root@127.0.0.1:3306/${db}`, keystone, opts));
     const url = `http://127.0.0.1:${port}`;
     const auth = async (): Promise<Record<string, string>> => (keystone ? { 'X-Auth-Token': await keystone.token() } : {});
     const launch = async (): Promise<void> => {
