@@ -123,6 +123,18 @@ paste.app_factory = neutron.api.v2.router:APIRouter.factory
 export interface NeutronOptions {
   /** [DEFAULT]service_plugins, e.g. `segments` for routed networks (a subnet's segment_id); none by default. */
   servicePlugins?: readonly string[];
+  /**
+   * A real broker (a RabbitMQ vhost of the test's own): RPC workers run and DHCP agents are
+   * notified of port changes, so agents (neutron-dhcp-agent) can join. Without it: fake:/, no RPC.
+   */
+  transportUrl?: string;
+}
+
+function rpcConf(opts: NeutronOptions): string {
+  if (!opts.transportUrl) {
+    return 'rpc_workers = 0\nrpc_state_report_workers = 0\ntransport_url = fake:/\ndhcp_agent_notification = false';
+  }
+  return `rpc_workers = 1\nrpc_state_report_workers = 1\ntransport_url = ${opts.transportUrl}\ndhcp_agent_notification = true`;
 }
 
 function neutronConf(dir: string, port: number, dbUrl: string, ks?: NeutronKeystone, opts: NeutronOptions = {}): string {
@@ -134,12 +146,9 @@ core_plugin = ml2
 service_plugins = ${(opts.servicePlugins ?? []).join(',')}
 auth_strategy = ${ks ? 'keystone' : 'noauth'}
 api_workers = 1
-rpc_workers = 0
-rpc_state_report_workers = 0
-transport_url = fake:/
+${rpcConf(opts)}
 notify_nova_on_port_status_changes = false
 notify_nova_on_port_data_changes = false
-dhcp_agent_notification = false
 state_path = ${dir}/state
 log_file = ${dir}/neutron.log
 debug = false
