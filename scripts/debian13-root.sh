@@ -89,7 +89,8 @@ run() {
   built || die "no Debian 13 root at $root: run '$0 ensure' first"
   exec unshare -m --propagation private sh -c '
     r=$1; count=$2; shift 2
-    mount -t proc proc "$r/proc" && mount --rbind /dev "$r/dev" || exit 1
+    # The root bound onto itself is a mount point, as / is for tools that remount it (ip netns exec).
+    mount --bind "$r" "$r" && mount -t proc proc "$r/proc" && mount --rbind /dev "$r/dev" || exit 1
     while [ "$count" -gt 0 ]; do
       mkdir -p "$r$1" && mount --bind "$1" "$r$1" || exit 1
       shift; count=$((count - 1))

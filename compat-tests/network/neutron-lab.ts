@@ -67,16 +67,7 @@ port = ${port}
 connection = sqlite:///${dir}/ironic.sqlite
 [dhcp]
 dhcp_provider = neutron
-[neutron]
-auth_type = password
-auth_url = ${ksUrl}/v3
-username = ironic
-password = ironic-service-password
-project_name = service
-user_domain_name = Default
-project_domain_name = Default
-endpoint_override = ${neutronUrl}
-provisioning_network = provisioning
+${neutronSection(ksUrl, neutronUrl)}provisioning_network = provisioning
 cleaning_network = cleaning
 rescuing_network = rescuing
 [service_catalog]
@@ -95,6 +86,20 @@ automated_clean = true
 file_url_allowed_paths = ${dir}
 [agent]
 post_deploy_get_power_state_retries = 0
+`;
+}
+
+/** The [neutron] section ironic-ts (and, in tests, Ironic 29.0.5 itself) uses to reach the lab's Neutron. */
+export function neutronSection(ksUrl: string, neutronUrl: string): string {
+  return `[neutron]
+auth_type = password
+auth_url = ${ksUrl}/v3
+username = ironic
+password = ironic-service-password
+project_name = service
+user_domain_name = Default
+project_domain_name = Default
+endpoint_override = ${neutronUrl}
 `;
 }
 

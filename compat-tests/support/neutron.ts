@@ -55,9 +55,14 @@ export interface NetworkInput {
   cidr?: string;
 }
 
-/** What agents need of Neutron; without options it has none (transport fake:/, no RPC workers). */
+/** What a test may add to the stock set-up; without options: no agents (transport fake:/, no RPC workers). */
 export interface NeutronOptions {
-  /** oslo.messaging transport (e.g. a RabbitMQ vhost of the test's): RPC and state report workers listen on it. */
+  /** [DEFAULT]service_plugins, e.g. `segments` for routed networks (a subnet's segment_id); none by default. */
+  servicePlugins?: readonly string[];
+  /**
+   * A real broker (a RabbitMQ vhost of the test's own): RPC and state report workers listen on it and
+   * DHCP agents are notified of port changes, so agents (neutron-dhcp-agent, a Smart NIC's) can join.
+   */
   transportUrl?: string;
   /** [DEFAULT]agent_down_time: seconds after its last state report an agent is shown dead. */
   agentDownTime?: number;
@@ -129,22 +134,25 @@ paste.app_factory = neutron.api.v2.router:APIRouter.factory
 `;
 
 
+function rpcConf(opts: NeutronOptions): string {
+  if (!opts.transportUrl) {
+    return 'rpc_workers = 0\nrpc_state_report_workers = 0\ntransport_url = fake:/\ndhcp_agent_notification = false';
+  }
+  return `rpc_workers = 1\nrpc_state_report_workers = 1\ntransport_url = ${opts.transportUrl}\ndhcp_agent_notification = true`;
+}
+
 function neutronConf(dir: string, port: number, dbUrl: string, ks?: NeutronKeystone, opts: NeutronOptions = {}): string {
-  const agents = opts.transportUrl !== undefined;
   return `[DEFAULT]
 api_paste_config = ${dir}/api-paste.ini
 bind_host = 127.0.0.1
 bind_port = ${port}
 core_plugin = ml2
-service_plugins =
+service_plugins = ${(opts.servicePlugins ?? []).join(',')}
 auth_strategy = ${ks ? 'keystone' : 'noauth'}
 api_workers = 1
-rpc_workers = ${agents ? 1 : 0}
-rpc_state_report_workers = ${agents ? 1 : 0}
-transport_url = ${opts.transportUrl ?? 'fake:/'}
+${rpcConf(opts)}
 ${opts.agentDownTime !== undefined ? `agent_down_time = ${opts.agentDownTime}\n` : ''}notify_nova_on_port_status_changes = false
 notify_nova_on_port_data_changes = false
-dhcp_agent_notification = false
 state_path = ${dir}/state
 log_file = ${dir}/neutron.log
 debug = false

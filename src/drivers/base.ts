@@ -293,6 +293,8 @@ export interface NetworkInterface extends BaseInterface {
   removeRescuingNetwork?(task: DriverTask): Promise<void>;
   /** need_power_on: whether the node must be on for its network to change (Smart NIC ports); absent: no. */
   needPowerOn?(task: DriverTask): boolean;
+  /** get_node_network_data: network_data.json for the node's ramdisk (Nova's layout); `{}` when none. */
+  getNodeNetworkData(task: DriverTask): Promise<JsonObject>;
 }
 
 interface InterfaceByKind {

@@ -1,6 +1,6 @@
 /**
  * The Networking API as Ironic uses it (common/neutron.py get_client: openstacksdk's network
- * proxy on the [neutron] keystoneauth adapter): ports, networks, subnets, security groups and agents.
+ * proxy on the [neutron] keystoneauth adapter): ports, networks, subnets, segments, security groups and agents.
  *
  * The endpoint is [neutron]endpoint_override, else the service token's catalog; requests carry
  * the service token when [neutron] authenticates, with the adapter's [neutron]timeout; retries follow
@@ -106,6 +106,10 @@ export class NeutronClient {
   /** The agents Neutron knows (its `agent` extension), e.g. those of one host. */
   async agents(filters: NeutronFilters = {}): Promise<NeutronResource[]> {
     return this.many(`/agents${query(filters)}`, 'agents');
+  }
+
+  async getSegment(id: string): Promise<NeutronResource> {
+    return this.one('GET', `/segments/${encodeURIComponent(id)}`, 'segment');
   }
 
   async securityGroups(ids: readonly string[]): Promise<NeutronResource[]> {

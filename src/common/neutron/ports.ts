@@ -4,6 +4,7 @@
  * PXE-enabled ports and deleted again, with Ironic's NetworkError messages. A Smart NIC port's
  * Neutron ports are bound to the NIC's host once its agent is alive (./smartnic).
  */
+import { isIPv6 } from 'node:net';
 import { LOCAL_LINK_SMART_NIC_VALIDATOR } from '../../api/schemas/local-link';
 import type { Config } from '../../conf/config';
 import { FailedToUpdateMacOnPort, Invalid, InvalidParameterValue, MissingParameterValue, NetworkError } from '../errors';
@@ -85,17 +86,7 @@ export async function validateNetwork(client: NeutronClient, uuidOrName: string 
   if (!uuidOrName) {
     throw new MissingParameterValue(`UUID or name of ${netType} is not set in configuration or in node driver_info.`);
   }
-  try {
-    return (await client.findNetwork(uuidOrName)).id;
-  } catch (err) {
-    if (err instanceof NeutronDuplicate) {
-      const ids = (await client.networks({ name: uuidOrName })).map((n) => n.id);
-      throw new InvalidParameterValue(`More than one ${netType} was found for name ${uuidOrName}: ${ids.join(', ')}`);
-    }
-    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`${netType} with name or UUID ${uuidOrName} was not found`);
-    if (err instanceof NeutronApiError) throw new NetworkError(`Could not retrieve network: ${reason(err)}`);
-    throw err;
-  }
+  return (await networkByUuidOrName(client, uuidOrName, netType)).id;
 }
 
 /** _verify_security_groups: every configured group must exist. */
@@ -150,10 +141,30 @@ function servicePorts(task: PortTask, addAllPorts: boolean): readonly PortRecord
 }
 
 interface ServicePortOptions {
-  /** For the Smart NIC waits ([agent] options). */
+  /** [neutron]dhcpv6_stateful_address_count, and the Smart NIC waits' [agent] options. */
   conf: Config;
   addAllPorts: boolean;
   securityGroups?: readonly string[];
+}
+
+function objectsOf(value: unknown): JsonObject[] {
+  return Array.isArray(value) ? value.filter((v): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v)) : [];
+}
+
+/**
+ * _add_ip_addresses_for_ipv6_stateful: UEFI, iPXE and the agent each ask DHCPv6 with their own
+ * client id, so a port whose first fixed IP is IPv6 on a dhcpv6-stateful subnet reserves `count`
+ * addresses there (its other fixed IPs stay as they are). Only the first fixed IP is looked at.
+ */
+async function addStatefulV6Addresses(client: NeutronClient, port: JsonObject & { id: string }, count: number): Promise<void> {
+  const fixedIps = objectsOf(port.fixed_ips);
+  const first = fixedIps[0];
+  if (!first || typeof first.ip_address !== 'string' || !isIPv6(first.ip_address)) return;
+  const subnet = await client.getSubnet(String(first.subnet_id));
+  if (subnet.ipv6_address_mode !== 'dhcpv6-stateful') return;
+  const more = Array.from({ length: Math.max(0, count - 1) }, () => ({ subnet_id: subnet.id }));
+  // Python passes its client, so unlike update_neutron_port's default there is no GET first.
+  await client.updatePort(port.id, { fixed_ips: [...fixedIps, ...more] });
 }
 
 /**
@@ -196,7 +207,9 @@ export async function addPortsToNetwork(client: NeutronClient, task: PortTask, n
       // The waits' NetworkErrors are not Neutron call failures: they end the whole operation.
       if (smartnic) await waitForHostAgent(client, opts.conf, smartnicHostname(port));
       const neutronPort = await client.createPort(attrs);
-      await updateNeutronPort(client, neutronPort.id, binding);
+      const bound = await updateNeutronPort(client, neutronPort.id, binding);
+      const v6Count = opts.conf.int('neutron', 'dhcpv6_stateful_address_count');
+      if (v6Count > 1) await addStatefulV6Addresses(client, { ...bound, id: neutronPort.id }, v6Count);
       if (smartnic) await waitForPortStatus(client, opts.conf, neutronPort.id, 'ACTIVE');
       created.set(port.uuid, neutronPort.id);
     } catch (err) {
@@ -259,31 +272,71 @@ export function localGroupInformation(pg: PortgroupRecord): JsonObject {
   return { id: pg.uuid, name: pg.name, bond_mode: pg.mode, bond_properties: props };
 }
 
-/** get_physnets_by_port_uuid: the physical networks of the VIF's network (or of its subnet's segment). */
-export async function physnetsOfVif(client: NeutronClient, vifId: string): Promise<Set<string>> {
-  let port;
+/** _get_port_by_uuid. */
+async function portByUuid(client: NeutronClient, portId: string): Promise<JsonObject> {
   try {
-    port = await client.getPort(vifId);
+    return await client.getPort(portId);
   } catch (err) {
-    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`Neutron port ${vifId} was not found`);
+    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`Neutron port ${portId} was not found`);
     if (err instanceof NeutronApiError) throw new NetworkError(`Could not retrieve neutron port: ${reason(err)}`);
     throw err;
   }
-  let network;
+}
+
+/** _get_network_by_uuid_or_name: net_type names the network in messages. */
+async function networkByUuidOrName(client: NeutronClient, uuidOrName: string, netType = 'network'): Promise<JsonObject & { id: string }> {
   try {
-    network = await client.findNetwork(String(port.network_id));
+    return await client.findNetwork(uuidOrName);
   } catch (err) {
-    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`network with name or UUID ${String(port.network_id)} was not found`);
+    if (err instanceof NeutronDuplicate) {
+      const ids = (await client.networks({ name: uuidOrName })).map((n) => n.id);
+      throw new InvalidParameterValue(`More than one ${netType} was found for name ${uuidOrName}: ${ids.join(', ')}`);
+    }
+    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`${netType} with name or UUID ${uuidOrName} was not found`);
     if (err instanceof NeutronApiError) throw new NetworkError(`Could not retrieve network: ${reason(err)}`);
     throw err;
   }
-  const segments = network.segments;
-  if (Array.isArray(segments)) {
-    return new Set(segments.flatMap((s) => {
-      const physnet = s && typeof s === 'object' ? (s as JsonObject)['provider:physical_network'] : null;
-      return typeof physnet === 'string' && physnet ? [physnet] : [];
-    }));
+}
+
+/** _get_segment_by_subnet_uuid: the segment a subnet sits on, null when it has none (l2 adjacency). */
+async function segmentOfSubnet(client: NeutronClient, subnetId: string): Promise<JsonObject | null> {
+  let subnet;
+  try {
+    subnet = await client.getSubnet(subnetId);
+  } catch (err) {
+    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`Neutron subnet ${subnetId} was not found`);
+    if (err instanceof NeutronApiError) throw new NetworkError(`Could not retrieve neutron subnet: ${reason(err)}`);
+    throw err;
   }
-  const physnet = network['provider:physical_network'];
-  return typeof physnet === 'string' && physnet ? new Set([physnet]) : new Set();
+  const segmentId = subnet.segment_id;
+  if (segmentId === undefined || segmentId === null) return null;
+  try {
+    return await client.getSegment(String(segmentId));
+  } catch (err) {
+    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`Neutron segment ${String(segmentId)} was not found`);
+    if (err instanceof NeutronApiError) throw new NetworkError(`Could not retrieve neutron segment: ${reason(err)}`);
+    throw err;
+  }
+}
+
+const physnetSet = (physnets: readonly unknown[]): Set<string> =>
+  new Set(physnets.filter((p): p is string => typeof p === 'string' && p !== ''));
+
+/**
+ * get_physnets_by_port_uuid: the physical networks the VIF may use. On a multi-segment (routed)
+ * network, the segment of the first of the port's fixed IPs whose subnet sits on a segment with a
+ * physical network decides; otherwise all the segments' physical networks. A single-segment
+ * network gives its provider:physical_network.
+ */
+export async function physnetsOfVif(client: NeutronClient, vifId: string): Promise<Set<string>> {
+  const port = await portByUuid(client, vifId);
+  const network = await networkByUuidOrName(client, String(port.network_id));
+  const segments = network.segments;
+  if (segments === undefined || segments === null) return physnetSet([network['provider:physical_network']]);
+  for (const fixedIp of objectsOf(port.fixed_ips)) {
+    const segment = await segmentOfSubnet(client, String(fixedIp.subnet_id));
+    const physnet = segment?.physical_network;
+    if (physnet !== undefined && physnet !== null) return new Set([String(physnet)]);
+  }
+  return physnetSet(objectsOf(segments).map((s) => s['provider:physical_network']));
 }

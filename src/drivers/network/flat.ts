@@ -16,6 +16,7 @@ import {
   addServiceNetwork, clientFor, neutronVifAttach, neutronVifDetach, removeServiceNetwork, serviceNetworkId, unbindTenantVifs,
 } from './neutron-vifs';
 import { checkPortgroupStandalone, checkPortStandalone, neutronPortChanged, neutronPortgroupChanged } from './neutron-port-changes';
+import { neutronNetworkData, staticNetworkData } from './node-network-data';
 import { NO_NETWORK_SWITCHING } from './noop';
 import { currentVif, forgetVif, listVifs, pickFreePortLike, recordVif, tenantVifOf } from './vif-ports';
 
@@ -85,5 +86,7 @@ export function createFlatNetwork(): NetworkInterface {
     // No rescuing network: the tenant VIFs that rescue unbound are bound again for the ramdisk.
     addRescuingNetwork: withNeutron(bindFlatPorts, nothing),
     removeRescuingNetwork: withNeutron(unbindFlatPorts, nothing),
+    // Standalone, the VIFs are records only: the node's own network_data is all there is.
+    getNodeNetworkData: (task) => (neutronConfigured(task.ctx.conf) ? neutronNetworkData(task) : staticNetworkData(task)),
   };
 }

@@ -156,7 +156,8 @@ export async function addServiceNetwork(task: DriverTask, process: ServiceProces
   await rollbackPorts(client, task, networkId, addAllPorts);
   log.info(`Adding ${process} network to node ${task.node.uuid}`);
   const vifs = await addPortsToNetwork(client, task, networkId, {
-    conf: task.ctx.conf, addAllPorts, ...(withSecurityGroups ? { securityGroups: securityGroupsOf(task, process) } : {}),
+    conf: task.ctx.conf, addAllPorts,
+    ...(withSecurityGroups ? { securityGroups: securityGroupsOf(task, process) } : {}),
   });
   await recordServiceVifs(task, process, vifs);
 }

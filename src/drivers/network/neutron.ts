@@ -14,6 +14,7 @@ import {
   standalonePortLikes, unbindTenantVifs,
 } from './neutron-vifs';
 import { neutronPortChanged, neutronPortgroupChanged } from './neutron-port-changes';
+import { neutronNetworkData } from './node-network-data';
 import { currentVif, listVifs } from './vif-ports';
 
 /** configure_tenant_networks: every standalone port and portgroup with a VIF bound; none is an error. */
@@ -74,5 +75,6 @@ export function createNeutronNetwork(): NetworkInterface {
     },
     addRescuingNetwork: (task) => addServiceNetwork(task, 'rescuing', true),
     removeRescuingNetwork: (task) => removeServiceNetwork(task, 'rescuing'),
+    getNodeNetworkData: neutronNetworkData,
   };
 }

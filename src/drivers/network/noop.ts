@@ -1,5 +1,6 @@
 /** Networking handled outside Ironic: VIF calls succeed and nothing is recorded (network/noop.py). */
 import type { NetworkInterface } from '../base';
+import { staticNetworkData } from './node-network-data';
 
 type NetworkHooks = Pick<NetworkInterface, 'portChanged' | 'portgroupChanged' | 'validatePortCreate' |
   'addProvisioningNetwork' | 'removeProvisioningNetwork' | 'configureTenantNetworks' | 'unconfigureTenantNetworks' |
@@ -35,6 +36,7 @@ export function createNoopNetwork(): NetworkInterface {
     getCurrentVif: () => null,
     // Managed in-band inspection needs no network switch either (noop.py validate_inspection).
     async validateInspection() {},
+    getNodeNetworkData: staticNetworkData,
     ...NO_NETWORK_SWITCHING,
   };
 }

@@ -3,10 +3,13 @@
  * rescue ISO (driver_info deploy_iso / rescue_iso) is inserted into the BMC's virtual CD and the
  * node boots it once; the instance then boots from disk. Building an ISO out of a kernel/ramdisk
  * pair (Ironic's image_utils) is not available in ironic-ts, so such nodes validate but cannot
- * prepare a ramdisk.
+ * prepare a ramdisk; the node's network data (get_node_network_data) is gathered as Ironic gathers
+ * it for such an ISO, and that it cannot go onto a pre-built one is logged.
  */
 import { InvalidParameterValue, MissingParameterValue } from '../../common/errors';
+import { log } from '../../common/log';
 import * as states from '../../common/states';
+import { bootMode } from '../agent/boot-facts';
 import type { BootInterface, DriverTask } from '../base';
 import { connectRedfish, parseRedfishDriverInfo, redfishAction } from './common';
 import { lookupTable } from '../../common/own-keys';
@@ -55,6 +58,18 @@ function agentIso(task: DriverTask, mode: Mode): string | null {
   return null;
 }
 
+/**
+ * image_utils.prepare_deploy_iso: the network interface's network_data.json (and the agent's CA
+ * file) would be injected into a built ISO; a pre-built one cannot carry them, which Ironic warns
+ * about. Asking the network interface still reads Neutron, whose failures fail the preparation.
+ */
+async function noteUninjectableConfig(task: DriverTask, iso: string): Promise<void> {
+  const networkData = await task.driver.network.getNodeNetworkData(task);
+  const message = `Using pre-built ${bootMode(task)} ISO ${iso} for node ${task.node.uuid}, custom configuration will not be available`;
+  if (Object.keys(networkData).length || task.ctx.conf.optStr('agent', 'api_ca_file')) log.warning(message);
+  else log.debug(message);
+}
+
 async function ejectCd(task: DriverTask): Promise<void> {
   const { client } = await connectRedfish(task);
   await redfishAction(() => client.ejectVirtualMedia('CD'),
@@ -80,6 +95,7 @@ export function createRedfishVirtualMediaBoot(): BootInterface {
       await task.driver.power.setPowerState(task, states.POWER_OFF);
       task.node.power_state = states.POWER_OFF;
       await task.saveNode();
+      await noteUninjectableConfig(task, iso);
       const { client } = await connectRedfish(task);
       await redfishAction(async () => {
         await client.ejectVirtualMedia('CD');
