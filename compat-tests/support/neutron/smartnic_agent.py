@@ -40,6 +40,15 @@ def bmc_power(url, user, password):
         return None
 
 
+def report(ctx, reports, plugin, state, agent_id, host):
+    reports.report_state(ctx, state, use_call=True)
+    state['start_flag'] = False
+    for port in plugin.get_ports_by_vnic_type_and_host(ctx, 'smart-nic', host):
+        if port.get('status') != 'ACTIVE':
+            plugin.update_device_up(ctx, port['id'], agent_id, host)
+            print('port %s up' % port['id'], flush=True)
+
+
 def main():
     url, host, mappings, bmc, user, password, restart = sys.argv[1:8]
     # As neutron-server: the 'neutron' exchange on the given transport.
@@ -52,6 +61,10 @@ def main():
     ctx = n_context.get_admin_context_without_session()
     reports = agent_rpc.PluginReportStateAPI(topics.REPORTS)
     plugin = agent_rpc.PluginApi(topics.PLUGIN)
+    # neutron-server's RPC workers may start after its API answers: a report sent before they
+    # listen is dropped, so calls time out soon and are sent again (as the OVS agent's loop does).
+    # The option exists once an RPC client does.
+    cfg.CONF.set_override('rpc_response_timeout', 5)
     state = {
         'binary': 'neutron-openvswitch-agent', 'host': host, 'topic': topics.AGENT,
         'agent_type': 'Open vSwitch agent', 'start_flag': True,
@@ -70,12 +83,10 @@ def main():
             print('host powered on: NIC restarting', flush=True)
         power = now_power or power
         if time.time() >= silent_until:
-            reports.report_state(ctx, state, use_call=True)
-            state['start_flag'] = False
-            for port in plugin.get_ports_by_vnic_type_and_host(ctx, 'smart-nic', host):
-                if port.get('status') != 'ACTIVE':
-                    plugin.update_device_up(ctx, port['id'], agent_id, host)
-                    print('port %s up' % port['id'], flush=True)
+            try:
+                report(ctx, reports, plugin, state, agent_id, host)
+            except oslo_messaging.MessagingTimeout:
+                print('no answer from neutron-server yet', flush=True)
         time.sleep(REPORT_INTERVAL)
 
 
