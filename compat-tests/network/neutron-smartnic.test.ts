@@ -78,7 +78,7 @@ async function agentsOn(host: string): Promise<Record<string, unknown>[]> {
 async function waitAgent(host: string, alive: boolean): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if ((await agentsOn(host)).some((a) => a.is_alive === alive)) return;
+    if ((await agentsOn(host)).some((a) => a.alive === alive)) return;
     await new Promise((r) => setTimeout(r, 500));
   }
   const log = fs.readFileSync(path.join(lab.dir, 'smartnic-agent.log'), 'utf8');

@@ -45,7 +45,7 @@ function neutronReply(req: IncomingMessage, body: string): [number, unknown] {
   if (body) bodies.set(key, JSON.parse(body));
   if (key === 'GET /v2.0/agents') {
     const alive = agentAnswers.length ? agentAnswers.shift() : agentDefault;
-    return [200, { agents: [{ id: 'agent-1', host: url.searchParams.get('host'), agent_type: 'Open vSwitch agent', is_alive: alive }] }];
+    return [200, { agents: [{ id: 'agent-1', host: url.searchParams.get('host'), agent_type: 'Open vSwitch agent', alive }] }];
   }
   if (key.startsWith('GET /v2.0/networks/')) return [200, { network: { id: url.pathname.split('/').pop() } }];
   if (key === 'GET /v2.0/ports') return [200, { ports: [] }];

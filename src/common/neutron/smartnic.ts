@@ -63,7 +63,8 @@ async function hostAgentAlive(client: NeutronClient, hostId: string): Promise<bo
     if (err instanceof NeutronApiError) throw new NetworkError('Failed to contact Neutron server');
     throw err;
   }
-  return agents.length > 0 && agents[0].is_alive === true;
+  // openstacksdk's is_alive is the API's `alive`.
+  return agents.length > 0 && agents[0].alive === true;
 }
 
 /** wait_for_host_agent: until the host's agent is up (or down), else NetworkError. */
