@@ -5,7 +5,7 @@
  * reservation id) are made up here in the same shape.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { ipVersion } from './ip-address';
+import { ipVersion } from '../common/ip-address';
 import type { InjectedFile, SpawnRequest } from './types';
 
 /** OPENSTACK_VERSIONS, oldest first; `latest` answers as the newest. */

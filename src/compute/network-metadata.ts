@@ -4,7 +4,7 @@
  * to a port takes that port's MAC and type `phy`, and a VIF on a portgroup becomes a `bond` link
  * with one extra `phy` link per member port.
  */
-import { ipVersion, netmaskOf, networkAddressOf } from './ip-address';
+import { ipVersion, netmaskOf, networkAddressOf } from '../common/ip-address';
 import type { NetworkInfo, SubnetSpec, VifSpec } from './types';
 
 /** nova.network.model.LEGACY_EXPOSED_VIF_TYPES: link types shown as they are; others are `phy`. */

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { baseNetworkMetadata, nodeNetworkMetadata, PortLike } from '../../src/compute/network-metadata';
-import { netmaskOf, networkAddressOf } from '../../src/compute/ip-address';
+import { netmaskOf, networkAddressOf } from '../../src/common/ip-address';
 import { pyRepr } from '../../src/common/python/repr';
 import type { NetworkInfo } from '../../src/compute/types';
 

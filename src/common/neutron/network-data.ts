@@ -6,7 +6,7 @@
  * not Nova's (src/compute/network-metadata.ts): the networks are named by subnet id, links by the
  * Neutron port's name, and nothing is merged or deduplicated.
  */
-import { netmaskOf, networkAddressOf } from '../../compute/ip-address';
+import { netmaskOf, networkAddressOf } from '../ip-address';
 import { NetworkError } from '../errors';
 import { log } from '../log';
 import type { JsonObject } from '../json-value';

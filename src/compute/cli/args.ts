@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { InjectedFile, NetworkInfo, SubnetSpec, VifSpec } from '../types';
-import { ipVersion, networkAddressOf, parseCidr } from '../ip-address';
+import { ipVersion, networkAddressOf, parseCidr } from '../../common/ip-address';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
