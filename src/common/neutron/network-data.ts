@@ -9,7 +9,7 @@
 import { netmaskOf, networkAddressOf } from '../ip-address';
 import { NetworkError } from '../errors';
 import { log } from '../log';
-import type { JsonObject } from '../json-value';
+import { objectsIn, type JsonObject } from '../json-value';
 import type { NeutronClient } from './client';
 import { NeutronApiError } from './errors';
 
@@ -21,10 +21,6 @@ interface PortNetworkData {
 }
 
 const FIELDS = ['links', 'networks', 'services'] as const;
-
-function objectsOf(value: unknown): JsonObject[] {
-  return Array.isArray(value) ? value.filter((v): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v)) : [];
-}
 
 /** One Neutron read, a failure worded as Ironic words it (`what` names the object). */
 async function read(what: string, load: () => Promise<JsonObject>): Promise<JsonObject> {
@@ -45,7 +41,7 @@ function routesOf(subnet: JsonObject): JsonObject[] {
     const zero = subnet.ip_version === 6 ? '::0' : '0.0.0.0';
     routes.push({ network: zero, netmask: zero, gateway: subnet.gateway_ip });
   }
-  for (const route of objectsOf(subnet.host_routes)) {
+  for (const route of objectsIn(subnet.host_routes)) {
     const destination = String(route.destination);
     routes.push({ network: networkAddressOf(destination), netmask: netmaskOf(destination), gateway: route.nexthop });
   }
@@ -66,7 +62,7 @@ async function neutronPortData(client: NeutronClient, portId: string, vifId: str
     networks: [],
     services: [],
   };
-  for (const fixedIp of objectsOf(port.fixed_ips)) {
+  for (const fixedIp of objectsIn(port.fixed_ips)) {
     const subnetId = String(fixedIp.subnet_id);
     // Ironic reads the subnet once per fixed IP, even when two fixed IPs share it.
     const subnet = await read(`subnet info for ${subnetId}`, () => client.getSubnet(subnetId));

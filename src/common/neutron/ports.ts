@@ -9,10 +9,11 @@ import { LOCAL_LINK_SMART_NIC_VALIDATOR } from '../../api/schemas/local-link';
 import type { Config } from '../../conf/config';
 import { FailedToUpdateMacOnPort, Invalid, InvalidParameterValue, MissingParameterValue, NetworkError } from '../errors';
 import { log } from '../log';
-import type { JsonObject } from '../json-value';
+import { objectsIn, type JsonObject } from '../json-value';
 import type { PortRecord, PortgroupRecord } from '../../db/models';
 import type { NeutronClient } from './client';
 import { NeutronApiError, NeutronDuplicate, NeutronNotFound } from './errors';
+import { portByUuid } from './port-lookup';
 import { isSmartnicPort, smartnicHostname, VNIC_SMARTNIC, waitForHostAgent, waitForPortStatus } from './smartnic';
 
 export const VNIC_BAREMETAL = 'baremetal';
@@ -147,17 +148,13 @@ interface ServicePortOptions {
   securityGroups?: readonly string[];
 }
 
-function objectsOf(value: unknown): JsonObject[] {
-  return Array.isArray(value) ? value.filter((v): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v)) : [];
-}
-
 /**
  * _add_ip_addresses_for_ipv6_stateful: UEFI, iPXE and the agent each ask DHCPv6 with their own
  * client id, so a port whose first fixed IP is IPv6 on a dhcpv6-stateful subnet reserves `count`
  * addresses there (its other fixed IPs stay as they are). Only the first fixed IP is looked at.
  */
 async function addStatefulV6Addresses(client: NeutronClient, port: JsonObject & { id: string }, count: number): Promise<void> {
-  const fixedIps = objectsOf(port.fixed_ips);
+  const fixedIps = objectsIn(port.fixed_ips);
   const first = fixedIps[0];
   if (!first || typeof first.ip_address !== 'string' || !isIPv6(first.ip_address)) return;
   const subnet = await client.getSubnet(String(first.subnet_id));
@@ -272,17 +269,6 @@ export function localGroupInformation(pg: PortgroupRecord): JsonObject {
   return { id: pg.uuid, name: pg.name, bond_mode: pg.mode, bond_properties: props };
 }
 
-/** _get_port_by_uuid. */
-async function portByUuid(client: NeutronClient, portId: string): Promise<JsonObject> {
-  try {
-    return await client.getPort(portId);
-  } catch (err) {
-    if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`Neutron port ${portId} was not found`);
-    if (err instanceof NeutronApiError) throw new NetworkError(`Could not retrieve neutron port: ${reason(err)}`);
-    throw err;
-  }
-}
-
 /** _get_network_by_uuid_or_name: net_type names the network in messages. */
 async function networkByUuidOrName(client: NeutronClient, uuidOrName: string, netType = 'network'): Promise<JsonObject & { id: string }> {
   try {
@@ -333,10 +319,10 @@ export async function physnetsOfVif(client: NeutronClient, vifId: string): Promi
   const network = await networkByUuidOrName(client, String(port.network_id));
   const segments = network.segments;
   if (segments === undefined || segments === null) return physnetSet([network['provider:physical_network']]);
-  for (const fixedIp of objectsOf(port.fixed_ips)) {
+  for (const fixedIp of objectsIn(port.fixed_ips)) {
     const segment = await segmentOfSubnet(client, String(fixedIp.subnet_id));
     const physnet = segment?.physical_network;
     if (physnet !== undefined && physnet !== null) return new Set([String(physnet)]);
   }
-  return physnetSet(objectsOf(segments).map((s) => s['provider:physical_network']));
+  return physnetSet(objectsIn(segments).map((s) => s['provider:physical_network']));
 }

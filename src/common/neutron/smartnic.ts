@@ -11,10 +11,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../conf/config';
-import { InvalidParameterValue, NetworkError } from '../errors';
+import { NetworkError } from '../errors';
 import { log } from '../log';
 import type { NeutronClient } from './client';
-import { NeutronApiError, NeutronNotFound } from './errors';
+import { NeutronApiError } from './errors';
+import { portByUuid } from './port-lookup';
 
 /** neutron.VNIC_SMARTNIC (neutron-lib's portbindings.VNIC_SMARTNIC). */
 export const VNIC_SMARTNIC = 'smart-nic';
@@ -82,15 +83,7 @@ export async function waitForHostAgent(client: NeutronClient, conf: Config, host
 export async function waitForPortStatus(client: NeutronClient, conf: Config, portId: string, status: string): Promise<void> {
   await retryOnNetworkError(conf, async () => {
     log.debug(`Validating Port ${portId} status is ${status}`);
-    let port;
-    try {
-      port = await client.getPort(portId);
-    } catch (err) {
-      // _get_port_by_uuid's errors.
-      if (err instanceof NeutronNotFound) throw new InvalidParameterValue(`Neutron port ${portId} was not found`);
-      if (err instanceof NeutronApiError) throw new NetworkError(`Could not retrieve neutron port: ${err.message}`);
-      throw err;
-    }
+    const port = await portByUuid(client, portId);
     log.debug(`Port ${portId} status is: ${String(port.status)}`);
     if (port.status === status) return;
     throw new NetworkError(`Port ${portId} failed to reach status ${status}`);
